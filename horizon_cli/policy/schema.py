@@ -128,9 +128,10 @@ CLASSIFY = Table(
         "allow": STRINGS,
         "gate": STRINGS,
         "deny": STRINGS,
-        "network": Table({"allow_hosts": STRINGS, "tools": STRINGS}),
+        "network": Table({"allow_hosts": STRINGS, "tools": STRINGS, "inert": STRINGS}),
         "secrets": Table({"paths": STRINGS, "exclude": STRINGS, "readers_exempt": STRINGS}),
         "writes": Table({"persistence": STRINGS, "outside_tree": VERDICT}),
+        "known_variables": STRINGS,
         "cache_size": Scalar(int, minimum=0),
     }
 )
