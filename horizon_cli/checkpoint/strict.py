@@ -1,0 +1,145 @@
+"""Strict JSON parsing for checkpoints: one reading, whoever the reader.
+
+orjson already rejects NaN/Infinity literals, lone surrogates and numbers that
+overflow a double. It silently keeps the last of duplicate member names, so a
+checkpoint could mean one thing to us and another to a different parser. To
+catch that without a per-character Python loop we compare counts: the number
+of members orjson kept against a cheap C-speed upper bound of the members
+written in the text. Only when the bound is not tight (colons inside strings)
+does an exact check run, and only a real duplicate pays for locating its line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import orjson
+
+from horizon_cli.errors import InputError
+
+__all__ = ["loads_strict"]
+
+MAX_SAFE_INTEGER = 2**53
+# A member's colon follows its name's closing quote (and optional whitespace).
+_NAME_COLON = re.compile(rb'"[ \t\r\n]*:')
+_BIG_INT_HINT = re.compile(rb"\d{16}")
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+', re.S)
+
+
+class _Duplicate(Exception):
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
+
+
+def loads_strict(data: bytes | str, name: str) -> Any:
+    """Parse JSON, rejecting what two parsers could read differently.
+
+    Duplicate member names, NaN/Infinity, lone surrogates and malformed text
+    raise :class:`InputError` naming ``name:line``. Integers beyond 2**53 are
+    returned as the double they denote (as the TypeScript writer read them).
+    """
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise InputError(_orjson_reason(exc), path=name, line=exc.lineno) from None
+    if type(value) not in (dict, list):
+        unsafe = type(value) is int and not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
+        return float(value) if unsafe else value
+    big = _BIG_INT_HINT.search(raw) is not None
+    members = _normalize(value, big)
+    if members and not _surely_unique(raw, members):
+        _exact_duplicate_check(raw, name)
+    return value
+
+
+def _normalize(value: Any, big: bool) -> int:
+    """Count object members (and turn unsafe integers into doubles, in place)."""
+    count = 0
+    stack = [value]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node = pop()
+        if type(node) is dict:
+            count += len(node)
+            for key, item in node.items():
+                kind = type(item)
+                if kind is dict or kind is list:
+                    push(item)
+                elif big and kind is int and not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
+                    node[key] = float(item)
+        else:  # list
+            for index, item in enumerate(node):
+                kind = type(item)
+                if kind is dict or kind is list:
+                    push(item)
+                elif big and kind is int and not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
+                    node[index] = float(item)
+    return count
+
+
+def _surely_unique(raw: bytes, members: int) -> bool:
+    # Every member writes exactly one structural colon, so each count below is
+    # an upper bound on the members in the text; equal to what orjson kept
+    # means nothing was dropped.
+    if raw.count(b":") == members:
+        return True
+    return len(_NAME_COLON.findall(raw)) == members
+
+
+def _exact_duplicate_check(raw: bytes, name: str) -> None:
+    try:
+        json.loads(raw, object_pairs_hook=_pairs_unique)
+    except _Duplicate as dup:
+        line = _locate_duplicate(raw.decode("utf-8", "surrogatepass"))
+        raise InputError(f"duplicate member name {json.dumps(dup.name, ensure_ascii=False)}", path=name, line=line) from None
+
+
+def _pairs_unique(pairs: list[tuple[str, Any]]) -> dict:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Duplicate(key)
+            seen.add(key)
+    return result
+
+
+def _locate_duplicate(text: str) -> int | None:
+    """Line of the first repeated member name (error path only: a token loop is fine)."""
+    scopes: list[set[str] | None] = []
+    previous = None
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token == "{":
+            scopes.append(set())
+        elif token == "[":
+            scopes.append(None)
+        elif token in "}]":
+            scopes.pop()
+        elif token == ":" and previous is not None and scopes and scopes[-1] is not None:
+            key_text, key_pos = previous
+            key = json.loads(key_text)
+            if key in scopes[-1]:
+                return text.count("\n", 0, key_pos) + 1
+            scopes[-1].add(key)
+        previous = (token, match.start()) if token.startswith('"') else None
+    return None
+
+
+def _orjson_reason(exc: orjson.JSONDecodeError) -> str:
+    text = str(exc.args[0]) if exc.args else "invalid JSON"
+    reason = text.split(": line ", 1)[0]
+    if "surrogate" in reason:
+        return f"malformed JSON: {reason} (lone UTF-16 surrogates are not allowed)"
+    if "infinity" in reason:
+        return f"malformed JSON: {reason} (numbers must fit a double)"
+    doc = exc.doc if isinstance(exc.doc, str) else ""
+    start = exc.pos - 1 if doc[exc.pos - 1 : exc.pos] == "-" else exc.pos
+    if doc.startswith(("NaN", "Infinity", "-Infinity"), max(start, 0)):
+        return "malformed JSON: NaN and Infinity are not JSON numbers"
+    return f"malformed JSON: {reason}"
