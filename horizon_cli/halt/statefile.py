@@ -111,3 +111,54 @@ def config_differences(saved: Mapping[str, Any], current: HaltConfig) -> list[st
     """``key saved -> current`` for every limit that changed since the state was saved."""
     now = current.to_dict()
     return [f"{key} {saved[key]!r} -> {now[key]!r}" for key in now if key in saved and saved[key] != now[key]]
+
+
+def save_state(path: str, state: HaltState, config: HaltConfig, action_count: int) -> dict[str, Any]:
+    """Seal and write the state file atomically; returns the sealed document."""
+    import orjson
+
+    from horizon_cli.checkpoint.hashing import seal_document
+    from horizon_cli.fsutil import atomic_write_bytes
+
+    sealed = seal_document(build_document(state, config, action_count))
+    try:
+        atomic_write_bytes(path, orjson.dumps(sealed, option=orjson.OPT_INDENT_2) + b"\n")
+    except OSError as exc:
+        from horizon_cli.errors import InputError
+
+        raise InputError(f"cannot write state: {exc.strerror}", path=path) from None
+    return sealed
+
+
+def load_state(path: str, *, trust: bool = False) -> tuple[HaltState, dict[str, Any] | None, int]:
+    """Read a sealed state file (or agent checkpoint) and check its ``stateHash``.
+
+    A missing or mismatching hash is refused unless ``trust`` is set.
+    Errors are :class:`InputError` naming the file.
+    """
+    from horizon_cli.checkpoint.hashing import verify_document
+    from horizon_cli.checkpoint.jcs import CheckpointError
+    from horizon_cli.checkpoint.strict import loads_strict
+    from horizon_cli.errors import InputError
+
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except OSError as exc:
+        raise InputError(f"cannot read state: {exc.strerror}", path=path) from None
+    doc = loads_strict(raw, path)
+    if not trust:
+        try:
+            check = verify_document(doc)
+        except CheckpointError as exc:
+            raise InputError(f"state file not usable: {exc} (or pass --trust-state)", path=path) from None
+        if not check.ok:
+            raise InputError(
+                f"state hash mismatch: recorded {check.expected}, content hashes to {check.actual} "
+                "(the file changed since it was sealed; pass --trust-state to use it anyway)",
+                path=path,
+            )
+    try:
+        return document_state(doc)
+    except StateError as exc:
+        raise InputError(str(exc), path=path) from None

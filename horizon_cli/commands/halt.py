@@ -1,0 +1,166 @@
+"""``horizon halt``: replay an event log (or transcript) through the halt controller."""
+
+from __future__ import annotations
+
+import click
+
+from horizon_cli.commands.common import (
+    color_option,
+    display_name,
+    format_option,
+    load_policy_for,
+    open_input,
+    paint,
+    policy_options,
+    stdout_bytes,
+    use_color,
+)
+
+EPILOG = """\b
+Event log: one JSON action per line (blank lines ignored):
+  {"type":"observe","progress":"sig","failure":"sig"|null}
+  {"type":"before_model"}   {"type":"turn_boundary"}   {"type":"tool_call"}
+observe arms a reason, before_model consumes it and halts, turn_boundary resets.
+
+\b
+Examples:
+  horizon halt events.jsonl
+  horizon halt --max-iterations 20 --format jsonl events.jsonl
+  horizon halt --state-out s.json day1.jsonl && horizon halt --state-in s.json day2.jsonl
+  horizon halt --transcript session.jsonl
+
+\b
+Exit codes:
+  0  no halt
+  1  halted (the run should have been stopped)
+  2  usage error, malformed input (file:line), bad policy or state file
+"""
+
+_STYLES = {"halt": ("red", True), "ok": ("green", False), "reason": ("yellow", True)}
+
+
+@click.command(epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("file", default="-", metavar="[FILE|-]")
+@click.option("--transcript", metavar="FILE", help="Derive actions from an agent transcript instead of an event log.")
+@click.option("--max-iterations", type=click.IntRange(min=1), help="Halt once this many observes happened in a turn [policy: 50].")
+@click.option("--no-progress-limit", type=click.IntRange(min=1), help="Halt after this many repeats of one progress signature [policy: 3].")
+@click.option("--repeated-failure-limit", type=click.IntRange(min=1), help="Halt after the same failure this many times in a row [policy: 3].")
+@click.option("--max-tool-calls", "max_tool_calls", type=click.IntRange(min=0), help="Halt after this many tool_call actions in a turn; 0 = off [policy: 0].")
+@click.option("--delivery", type=click.Choice(["once", "sticky"]), help="once: a halt is reported once; sticky: every later before_model in the turn halts too [policy: once].")
+@click.option("--stuck/--no-stuck", "stuck", default=None, help="Detect OpenHands-style loops: repeated or ping-ponging steps [policy: off].")
+@click.option("--stuck-repeat", type=click.IntRange(min=1), help="Identical steps in a row that count as stuck [policy: 4].")
+@click.option("--ping-pong-window", type=click.IntRange(min=2), help="Steps alternating between two that count as stuck [policy: 6].")
+@click.option("--stop-at-halt", is_flag=True, help="Stop reading at the first halt.")
+@click.option("--state-in", metavar="FILE", help="Start from a sealed state file (or an agent checkpoint's halt state).")
+@click.option("--state-out", metavar="FILE", help="Write the final state, sealed with stateHash, atomically.")
+@click.option("--trust-state", is_flag=True, help="Use a --state-in file even if its stateHash is missing or does not match.")
+@format_option("text", "json", "jsonl")
+@color_option
+@policy_options
+def halt(file, transcript, stop_at_halt, state_in, state_out, trust_state, output_format, color, policies, no_config, **limits):
+    """Simulate the halt controller over a JSONL event log (or, with --transcript, an agent transcript).
+
+    Reports whether and where the run would have been halted: the first halt's
+    line and reason, the number of halts and the final counters. Limits come
+    from the policy's [halt] table; the flags below override it.
+    """
+    from horizon_cli.errors import EXIT_FINDINGS, EXIT_OK
+
+    if transcript is not None and file != "-":
+        raise click.UsageError("give either FILE or --transcript, not both")
+    config = _config(load_policy_for(policies, no_config), limits)
+    state, action_count = _initial_state(state_in, trust_state, config)
+    out = stdout_bytes()
+    hook = _trace_hook(out) if output_format == "jsonl" else None
+    if transcript is not None:
+        result, source = _run_transcript(transcript, config, state, stop_at_halt, hook), display_name(transcript)
+    else:
+        result, source = _run_log(file, config, state, stop_at_halt, hook), display_name(file)
+    if state_out:
+        from horizon_cli.halt.statefile import save_state
+
+        save_state(state_out, result.state, config, action_count + result.actions)
+    _report(out, output_format, result, source, color, "transcript line" if transcript else "line")
+    click.get_current_context().exit(EXIT_FINDINGS if result.halted else EXIT_OK)
+
+
+def _config(policy, limits):
+    from horizon_cli.errors import PolicyError
+    from horizon_cli.halt.reducer import ConfigError, HaltConfig
+
+    overrides = {
+        "max_iterations": limits["max_iterations"],
+        "no_progress_limit": limits["no_progress_limit"],
+        "repeated_failure_limit": limits["repeated_failure_limit"],
+        "max_tool_calls_per_iteration": limits["max_tool_calls"],
+        "delivery": limits["delivery"],
+        "stuck_detection": limits["stuck"],
+        "stuck_repeat": limits["stuck_repeat"],
+        "ping_pong_window": limits["ping_pong_window"],
+    }
+    try:
+        return HaltConfig.from_mapping(policy.table("halt"), **overrides)
+    except ConfigError as exc:
+        raise PolicyError(f"[halt] {exc}", path=", ".join(policy.sources[-1:]) or None) from None
+
+
+def _initial_state(state_in, trust, config):
+    from horizon_cli.halt.reducer import INITIAL_STATE
+
+    if state_in is None:
+        return INITIAL_STATE, 0
+    from horizon_cli.halt.statefile import config_differences, load_state
+
+    state, saved_config, count = load_state(state_in, trust=trust)
+    changed = config_differences(saved_config or {}, config)
+    if changed:
+        click.echo(f"horizon: warning: {state_in}: limits changed since the state was saved: {'; '.join(changed)}", err=True)
+    return state, count
+
+
+def _run_log(file, config, state, stop_at_halt, hook):
+    from horizon_cli.halt.replay import replay
+
+    handle = open_input(file)
+    try:
+        return replay(handle, display_name(file), config, state, stop_at_halt=stop_at_halt, on_step=hook)
+    finally:
+        if file != "-":
+            handle.close()
+
+
+def _run_transcript(path, config, state, stop_at_halt, hook):
+    from horizon_cli.halt.derive import derive_actions
+    from horizon_cli.halt.replay import replay_actions
+
+    actions = derive_actions(path)
+    return replay_actions(actions, config, state, stop_at_halt=stop_at_halt, on_step=hook)
+
+
+def _trace_hook(out):
+    from horizon_cli.halt.render import trace_line
+
+    write = out.write
+
+    def hook(line, raw, action, state, decision):
+        write(trace_line(line, raw, action, state, decision))
+
+    return hook
+
+
+def _report(out, output_format, result, source, color, unit):
+    from horizon_cli.halt import render
+
+    if output_format == "json":
+        import orjson
+
+        out.write(orjson.dumps(render.summary_dict(result, source), option=orjson.OPT_INDENT_2) + b"\n")
+    elif output_format == "text":
+        enabled = use_color(color)
+
+        def style(text, role):
+            fg, bold = _STYLES.get(role, (None, False))
+            return paint(text, fg, enabled, bold=bold)
+
+        out.write(render.summary_text(result, source, style, unit).encode("utf-8", "surrogateescape"))
+    out.flush()

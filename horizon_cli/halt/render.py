@@ -1,0 +1,93 @@
+"""Output shapes of ``horizon halt``: the text summary, the JSON summary, the JSONL trace.
+
+Pure functions: colour is applied through a ``style(text, role)`` callable
+the CLI supplies (roles: ``halt``, ``ok``, ``reason``, ``dim``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+from horizon_cli.halt.reducer import Decision, HaltState
+from horizon_cli.halt.replay import ReplayResult
+from horizon_cli.halt.statefile import state_to_dict
+
+Style = Callable[[str, str], str]
+
+
+def _plain(text: str, role: str) -> str:
+    return text
+
+
+def summary_dict(result: ReplayResult, source: str) -> dict[str, Any]:
+    """The ``--format json`` object (schema documented in the README)."""
+    return {
+        "source": source,
+        "halted": result.halted,
+        "first_halt": result.first_halt.to_dict() if result.first_halt else None,
+        "halts": result.halts,
+        "halts_by_reason": dict(sorted(result.by_reason.items())),
+        "actions": result.actions,
+        "last_line": result.last_line,
+        "stopped_early": result.stopped_early,
+        "state": state_to_dict(result.state),
+    }
+
+
+def summary_text(result: ReplayResult, source: str, style: Style = _plain, unit: str = "line") -> str:
+    """A few human lines: the verdict, the halt count, the final counters."""
+    plural = "" if result.actions == 1 else "s"
+    first = result.first_halt
+    if first is None:
+        head = f"{source}: {style('no halt', 'ok')} in {result.actions} action{plural}"
+    else:
+        head = (
+            f"{source}: {style('halted', 'halt')} at {unit} {first.line} "
+            f"(iteration {first.iteration}): {style(first.reason, 'reason')}"
+        )
+    lines = [head]
+    if first is not None:
+        counts = ", ".join(f"{reason} {count}" for reason, count in sorted(result.by_reason.items()))
+        halts = "1 halt" if result.halts == 1 else f"{result.halts} halts"
+        lines.append(f"  {halts} in {result.actions} action{plural} ({counts})")
+    if result.stopped_early:
+        lines.append(style(f"  stopped reading at {unit} {result.last_line} (--stop-at-halt)", "dim"))
+    lines.append(f"  final state: {counters(result.state)}")
+    return "\n".join(lines) + "\n"
+
+
+def counters(state: HaltState) -> str:
+    parts = [
+        f"iteration {state.iteration}",
+        f"stale {state.stale_count}",
+        f"failure streak {state.failure_repeat}",
+        f"pending {state.pending or 'none'}",
+    ]
+    if state.tool_calls:
+        parts.append(f"tool calls {state.tool_calls}")
+    if state.halted:
+        parts.append(f"halted ({state.halted})")
+    return ", ".join(parts)
+
+
+def trace_line(line: int, raw: bytes | str, action: dict, state: HaltState, decision: Decision) -> bytes:
+    """One ``--format jsonl`` record; the input action is copied verbatim, unknown fields and all."""
+    head = orjson.dumps(
+        {
+            "line": line,
+            "type": action.get("type"),
+            "halt": decision.halt,
+            "reason": decision.reason,
+            "iteration": decision.iteration,
+            "handoff": decision.handoff,
+            "state": state_to_dict(state),
+        }
+    )
+    if raw:
+        body = raw.strip() if isinstance(raw, bytes) else raw.strip().encode("utf-8", "surrogateescape")
+    else:
+        body = orjson.dumps(action)
+    return b"".join((head[:-1], b',"action":', body, b"}\n"))
