@@ -142,4 +142,4 @@ def _orjson_reason(exc: orjson.JSONDecodeError) -> str:
     start = exc.pos - 1 if doc[exc.pos - 1 : exc.pos] == "-" else exc.pos
     if doc.startswith(("NaN", "Infinity", "-Infinity"), max(start, 0)):
         return "malformed JSON: NaN and Infinity are not JSON numbers"
-    return f"malformed JSON: {reason}"
+    return f"malformed JSON: {reason} (column {exc.colno})"
