@@ -38,9 +38,7 @@ def test_layout():
         "[rules.HZ101]\n"
         'verdict = "deny"\n'
         "argv = '(^|\\s)-rf\\b'\n"
-        "\n"
-        "[rules.HZ101.examples]\n"
-        'deny = ["rm -rf /"]\n'
+        'examples = { deny = ["rm -rf /"] }\n'
         "\n"
         "[rules.HZ102]\n"
     )

@@ -6,7 +6,8 @@ integers, floats, booleans, dates and times). Guarantee:
 ``tomllib.loads(dumps(data)) == data`` for any such ``data`` without NaN.
 
 Layout: a table's plain keys first, then its sub-tables as ``[a.b]``
-sections (in insertion order); tables inside arrays are written inline.
+sections (in insertion order); tables inside arrays, and small leaf tables
+inside tables (a rule's ``examples``), are written inline.
 Long arrays go one item per line. Strings with backslashes (regexes) are
 written as literal ``'...'`` strings and multi-line text as ``\"\"\"`` blocks
 so that the output reads like a hand-written policy.
@@ -34,8 +35,8 @@ def dumps(data: Mapping[str, Any]) -> str:
 
 
 def _table(table: Mapping[str, Any], path: tuple[str, ...], out: list[str]) -> None:
-    plain = [(k, v) for k, v in table.items() if not isinstance(v, Mapping)]
-    tables = [(k, v) for k, v in table.items() if isinstance(v, Mapping)]
+    plain = [(k, v) for k, v in table.items() if not isinstance(v, Mapping) or _inline_fits(k, v, path)]
+    tables = [(k, v) for k, v in table.items() if isinstance(v, Mapping) and not _inline_fits(k, v, path)]
     # A header is needed when the table has plain keys, or nothing at all
     # (so an empty table survives), but not for a pure container like [rules].
     if path and (plain or not tables):
@@ -46,6 +47,13 @@ def _table(table: Mapping[str, Any], path: tuple[str, ...], out: list[str]) -> N
         out.append(f"{key(name)} = {value_text(value, len(key(name)) + 3)}")
     for name, value in tables:
         _table(value, (*path, name), out)
+
+
+def _inline_fits(name: str, value: Mapping[str, Any], path: tuple[str, ...]) -> bool:
+    # Small leaf tables inside a table (a rule's `examples`) read best inline.
+    if not path or not value or any(isinstance(v, Mapping) for v in value.values()):
+        return False
+    return len(key(name)) + 3 + len(inline_table(value)) <= MAX_INLINE and "\n" not in inline_table(value)
 
 
 def key(name: str) -> str:
