@@ -1,0 +1,96 @@
+"""Flush: persist the facts of the summarized range durably, before any lossy step.
+
+The facts file is JSONL (``{"fact", "kind", "source": {"file", "line", "id"?, "role"?}}``).
+Facts already in it are not written again, so re-running adds nothing. The new
+facts go out in one append followed by fsync; a failed append is truncated
+back so the file never holds half a record.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+import orjson
+
+from horizon_cli.compaction.facts import Fact
+from horizon_cli.errors import FlushError
+from horizon_cli.fsutil import fsync_directory
+
+
+class FactLog:
+    """The deduplicated set of facts of one run, and the file they are flushed to."""
+
+    def __init__(self, path: str | None):
+        self.path = path
+        self._known: set[tuple[str, str]] = set()
+        self._new: list[Fact] = []
+        if path is not None:
+            self._load(path)
+
+    def _load(self, path: str) -> None:
+        try:
+            handle = open(path, "rb")  # noqa: SIM115
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            raise FlushError(f"cannot read facts file: {exc.strerror}", path=path) from None
+        with handle:
+            for number, raw in enumerate(handle, start=1):
+                if not raw.strip():
+                    continue
+                try:
+                    record = orjson.loads(raw)
+                    self._known.add((str(record["kind"]), str(record["fact"])))
+                except (orjson.JSONDecodeError, KeyError, TypeError):
+                    raise FlushError("not a horizon facts file (expected JSONL with fact and kind)", path=path, line=number) from None
+
+    def add(self, facts: Iterable[Fact]) -> None:
+        for fact in facts:
+            if fact.key not in self._known:
+                self._known.add(fact.key)
+                self._new.append(fact)
+
+    @property
+    def new(self) -> list[Fact]:
+        return self._new
+
+    def flush(self, source: str) -> int:
+        """Append the new facts and fsync; returns how many were written.
+
+        Raises :class:`FlushError` when they cannot all be made durable.
+        """
+        if self.path is None or not self._new:
+            return 0
+        data = b"".join(orjson.dumps(f.record(source)) + b"\n" for f in self._new)
+        try:
+            _append_all_or_nothing(self.path, data)
+        except OSError as exc:
+            raise FlushError(f"cannot write facts file: {exc.strerror or exc}; nothing was compacted", path=self.path) from None
+        return len(self._new)
+
+
+def _append_all_or_nothing(path: str, data: bytes) -> None:
+    created = not os.path.exists(path)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        start = os.fstat(fd).st_size
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        except OSError:
+            _truncate_quietly(fd, start)
+            raise
+    finally:
+        os.close(fd)
+    if created:  # a new file's directory entry must be durable too
+        fsync_directory(os.path.dirname(os.path.abspath(path)))
+
+
+def _truncate_quietly(fd: int, size: int) -> None:
+    try:
+        os.ftruncate(fd, size)
+    except OSError:
+        pass
