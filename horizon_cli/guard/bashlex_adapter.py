@@ -1,0 +1,134 @@
+"""Walk bashlex's tree and report every simple command to the :class:`Builder`.
+
+bashlex supplies the structure (lists, pipelines, compounds, functions, redirections,
+heredoc bodies) as source offsets; words are resolved from the raw source slices by
+``words.py``, which also finds the substitutions (so they are handled the same way
+whether bashlex parsed them or not, e.g. inside ``${x:-$(cmd)}``).
+"""
+
+from __future__ import annotations
+
+from horizon_cli.guard.build import Builder, Fragment, Place, RedirectSpec
+
+_SKIP_KINDS = frozenset({"reservedword", "operator", "pipe", "heredoc", "tilde", "parameter"})
+
+
+def walk_script(builder: Builder, frag: Fragment, nodes: list, context: str) -> None:
+    walker = _Walker(builder, frag)
+    for node in nodes:
+        walker.walk(node, Place(context))
+
+
+class _Walker:
+    __slots__ = ("builder", "frag")
+
+    def __init__(self, builder: Builder, frag: Fragment) -> None:
+        self.builder = builder
+        self.frag = frag
+
+    def walk(self, node, place: Place) -> None:
+        kind = node.kind
+        if kind == "command":
+            self._command(node, place)
+        elif kind == "list":
+            self._list(node.parts, place)
+        elif kind == "pipeline":
+            self._pipeline(node, place)
+        elif kind == "compound":
+            self._compound(node, place)
+        elif kind == "function":
+            self._items(node.parts, Place("function") if place.context == "top" else place)
+        elif kind == "for":
+            self._for(node, place)
+        elif kind in ("if", "while", "until"):
+            self._items(node.parts, place)
+        elif kind == "word":
+            # Words outside simple commands (for-lists): resolve only for their substitutions.
+            self.builder.command_words(self.frag, [node.pos])
+        elif kind not in _SKIP_KINDS:
+            self._items(getattr(node, "parts", ()), place)
+
+    def _items(self, parts, place: Place) -> None:
+        for part in parts:
+            self.walk(part, place)
+
+    def _list(self, parts, place: Place) -> None:
+        segments = self.builder.segments
+        mark = len(segments)
+        for part in parts:
+            if part.kind == "operator":
+                if part.op == "&":
+                    for _, _, seg in segments[mark:]:
+                        seg.background = True
+                mark = len(segments)
+            else:
+                self.walk(part, place)
+
+    def _pipeline(self, node, place: Place) -> None:
+        stages = [p for p in node.parts if p.kind not in ("pipe", "reservedword")]
+        if len(stages) == 1:
+            self.walk(stages[0], place)
+            return
+        pid = self.builder.new_pipeline()
+        for index, stage in enumerate(stages):
+            self.walk(stage, Place(place.context, pid, index, len(stages)))
+
+    def _compound(self, node, place: Place) -> None:
+        segments = self.builder.segments
+        mark = len(segments)
+        self._items(node.list, place)
+        redirects = [self._redirect(r) for r in getattr(node, "redirects", ())]
+        if redirects:
+            # { …; } > f: the redirection applies to every command inside.
+            built = self.builder.redirects(self.frag, redirects)
+            for _, _, seg in segments[mark:]:
+                seg.redirects.extend(built)
+
+    def _for(self, node, place: Place) -> None:
+        parts = node.parts
+        if len(parts) > 1 and parts[1].kind == "word":
+            self.builder.forget(self.frag.src[parts[1].pos[0] : parts[1].pos[1]])
+            parts = parts[2:]
+        self._items(parts, place)
+
+    def _command(self, node, place: Place) -> None:
+        words: list[tuple[int, int]] = []
+        redirects: list[RedirectSpec] = []
+        for part in node.parts:
+            kind = part.kind
+            if kind in ("word", "assignment"):
+                words.append(part.pos)
+            elif kind == "redirect":
+                redirects.append(self._redirect(part))
+        end = node.pos[1]
+        self.builder.command(self.frag, words, redirects, (node.pos[0], end), place)
+
+    def _redirect(self, node) -> RedirectSpec:
+        op = node.type
+        fd = getattr(node, "input", None)
+        fd = fd if isinstance(fd, int) else None
+        output = getattr(node, "output", None)
+        heredoc = getattr(node, "heredoc", None)
+        if isinstance(output, int):
+            return RedirectSpec(op, fd, None, str(output))
+        if output is None:
+            return RedirectSpec(op, fd, None)
+        body = None
+        if heredoc is not None:
+            body = _heredoc_body(self.frag.src, heredoc.pos, self.frag.src[output.pos[0] : output.pos[1]])
+        return RedirectSpec(op, fd, output.pos, None, body)
+
+
+def _heredoc_body(src: str, pos: tuple[int, int], raw_delimiter: str) -> tuple[int, int]:
+    """The body span without its closing delimiter line (bashlex includes it)."""
+    start, end = pos
+    last_newline = src.rfind("\n", start, end)
+    if last_newline < 0:
+        return (start, start) if src[start:end].strip() == _unquote(raw_delimiter) else (start, end)
+    if src[last_newline + 1 : end].strip("\t ") == _unquote(raw_delimiter):
+        return (start, last_newline + 1)
+    return (start, end)
+
+
+def _unquote(raw: str) -> str:
+    return raw.replace("'", "").replace('"', "").replace("\\", "")

@@ -1,0 +1,78 @@
+"""Entry point of the shell parse layer: text -> :class:`ParsedScript`, never raising.
+
+Order of attempts for every fragment (the script, and each substitution body):
+1. fast path: only plain characters -> whitespace split, no bashlex import at all;
+2. bashlex on the text after safe, offset-preserving rewrites (``rewrite.py``);
+3. the conservative quote-aware scanner (``scanner.py``), marking the result incomplete.
+"""
+
+from __future__ import annotations
+
+import re
+
+from horizon_cli.guard.build import Builder, Fragment, Place
+from horizon_cli.guard.model import ParsedScript
+
+# Letters, digits, blanks and ``_ . / = : , @ % + - ~``: no shell syntax (a leading ``~``
+# is kept as written anyway). Newlines are excluded: they separate commands.
+_PLAIN_SCRIPT = re.compile(r"[A-Za-z0-9 \t_./=:,@%+~-]*\Z")
+_BLANK_RUN = re.compile(r"[^ \t]+")
+
+
+def parse_script(text: str, env: dict[str, str] | None = None) -> ParsedScript:
+    """Every simple command of ``text``; ``env`` gives statically known variable values."""
+    builder = Builder(text, env)
+    builder.parse_fragment = _parse_fragment
+    try:
+        _parse_fragment(builder, Fragment(text, 0, 0), "top")
+    except Exception as exc:  # noqa: BLE001 - a parser bug must degrade, never crash the caller
+        builder.problem(f"internal parser error: {type(exc).__name__}: {exc}")
+        if not builder.segments:
+            _scan_fallback(builder, Fragment(text, 0, 0), "top")
+    return ParsedScript(builder.sorted_segments(), builder.complete, builder.problems, text)
+
+
+def _parse_fragment(builder: Builder, frag: Fragment, context: str) -> None:
+    if _PLAIN_SCRIPT.match(frag.src):
+        _fast_path(builder, frag, context)
+        return
+    from horizon_cli.guard.rewrite import rewrite  # noqa: PLC0415 - only for non-plain text
+
+    nodes, error = _bashlex_parse(rewrite(frag.src), frag.base)
+    if error is None:
+        from horizon_cli.guard.bashlex_adapter import walk_script  # noqa: PLC0415
+
+        walk_script(builder, frag, nodes, context)
+        return
+    builder.problem(f"bashlex: {error}")
+    _scan_fallback(builder, frag, context)
+
+
+def _fast_path(builder: Builder, frag: Fragment, context: str) -> None:
+    spans = [m.span() for m in _BLANK_RUN.finditer(frag.src)]
+    if spans:
+        builder.command(frag, spans, [], (spans[0][0], spans[-1][1]), Place(context))
+
+
+def _bashlex_parse(text: str, base: int) -> tuple[list, str | None]:
+    import bashlex  # noqa: PLC0415 - ~110 ms import, only when shell syntax is present
+
+    try:
+        return bashlex.parse(text), None
+    except Exception as exc:  # noqa: BLE001 - bashlex raises assorted errors (and bugs)
+        return [], _describe(exc, text, base)
+
+
+def _describe(exc: Exception, text: str, base: int) -> str:
+    """bashlex's message with the error offset in the whole script."""
+    message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+    position = getattr(exc, "position", None)
+    if isinstance(position, int):
+        return f"{message} at {base + min(position, len(text))}"
+    return message
+
+
+def _scan_fallback(builder: Builder, frag: Fragment, context: str) -> None:
+    from horizon_cli.guard.scanner import scan  # noqa: PLC0415
+
+    scan(builder, frag, context)
