@@ -6,8 +6,7 @@ import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from horizon_cli.checkpoint.hashing import seal_document, verify_document
-from horizon_cli.checkpoint.strict import loads_strict
+from horizon_cli.checkpoint import loads_strict, seal_document, verify_document
 from horizon_cli.halt import INITIAL_STATE, HaltConfig, step
 from horizon_cli.halt.replay import replay
 from horizon_cli.halt.statefile import build_document, document_state

@@ -36,12 +36,15 @@ Exit codes:
   2  usage error, malformed input (file:line), bad policy or state file
 """
 
+# Mirrors horizon_cli.transcript.FORMATS (not imported: start-up stays lean).
+TRANSCRIPT_FORMATS = ("horizon", "openai", "claude", "codex", "adk")
 _STYLES = {"halt": ("red", True), "ok": ("green", False), "reason": ("yellow", True)}
 
 
 @click.command(epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("file", default="-", metavar="[FILE|-]")
-@click.option("--transcript", metavar="FILE", help="Derive actions from an agent transcript instead of an event log.")
+@click.option("--transcript", metavar="FILE|-", help="Derive actions from an agent transcript instead of an event log.")
+@click.option("--input-format", type=click.Choice(TRANSCRIPT_FORMATS), help="Transcript format for --transcript [default: detected].")
 @click.option("--max-iterations", type=click.IntRange(min=1), help="Halt once this many observes happened in a turn [policy: 50].")
 @click.option("--no-progress-limit", type=click.IntRange(min=1), help="Halt after this many repeats of one progress signature [policy: 3].")
 @click.option("--repeated-failure-limit", type=click.IntRange(min=1), help="Halt after the same failure this many times in a row [policy: 3].")
@@ -57,7 +60,7 @@ _STYLES = {"halt": ("red", True), "ok": ("green", False), "reason": ("yellow", T
 @format_option("text", "json", "jsonl")
 @color_option
 @policy_options
-def halt(file, transcript, stop_at_halt, state_in, state_out, trust_state, output_format, color, policies, no_config, **limits):
+def halt(file, transcript, input_format, stop_at_halt, state_in, state_out, trust_state, output_format, color, policies, no_config, **limits):
     """Simulate the halt controller over a JSONL event log (or, with --transcript, an agent transcript).
 
     Reports whether and where the run would have been halted: the first halt's
@@ -73,7 +76,8 @@ def halt(file, transcript, stop_at_halt, state_in, state_out, trust_state, outpu
     out = stdout_bytes()
     hook = _trace_hook(out) if output_format == "jsonl" else None
     if transcript is not None:
-        result, source = _run_transcript(transcript, config, state, stop_at_halt, hook), display_name(transcript)
+        result = _run_transcript(transcript, input_format, config, state, stop_at_halt, hook)
+        source = display_name(transcript)
     else:
         result, source = _run_log(file, config, state, stop_at_halt, hook), display_name(file)
     if state_out:
@@ -129,12 +133,18 @@ def _run_log(file, config, state, stop_at_halt, hook):
             handle.close()
 
 
-def _run_transcript(path, config, state, stop_at_halt, hook):
+def _run_transcript(path, input_format, config, state, stop_at_halt, hook):
     from horizon_cli.halt.derive import derive_actions
     from horizon_cli.halt.replay import replay_actions
+    from horizon_cli.transcript import read_transcript
 
-    actions = derive_actions(path)
-    return replay_actions(actions, config, state, stop_at_halt=stop_at_halt, on_step=hook)
+    handle = open_input(path)
+    try:
+        events = read_transcript(handle, display_name(path), input_format)
+        return replay_actions(derive_actions(events), config, state, stop_at_halt=stop_at_halt, on_step=hook)
+    finally:
+        if path != "-":
+            handle.close()
 
 
 def _trace_hook(out):

@@ -117,7 +117,7 @@ def save_state(path: str, state: HaltState, config: HaltConfig, action_count: in
     """Seal and write the state file atomically; returns the sealed document."""
     import orjson
 
-    from horizon_cli.checkpoint.hashing import seal_document
+    from horizon_cli.checkpoint import seal_document
     from horizon_cli.fsutil import atomic_write_bytes
 
     sealed = seal_document(build_document(state, config, action_count))
@@ -136,9 +136,7 @@ def load_state(path: str, *, trust: bool = False) -> tuple[HaltState, dict[str, 
     A missing or mismatching hash is refused unless ``trust`` is set.
     Errors are :class:`InputError` naming the file.
     """
-    from horizon_cli.checkpoint.hashing import verify_document
-    from horizon_cli.checkpoint.jcs import CheckpointError
-    from horizon_cli.checkpoint.strict import loads_strict
+    from horizon_cli.checkpoint import CheckpointError, loads_strict, verify_document
     from horizon_cli.errors import InputError
 
     try:
