@@ -1,0 +1,86 @@
+"""Secret reads (HZ401) and secret-looking environment variables (HZ402).
+
+A secret-shaped path counts wherever a reading command can see it: as an
+operand, inside an option value (``--netrc-file=…``, ``-F file=@…``, ``-v ~/.aws:…``)
+or as an input redirection of any command.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from horizon_cli.guard import paths
+from horizon_cli.guard.config import GuardConfig
+from horizon_cli.guard.model import Verdict, Word
+from horizon_cli.guard.view import Hit, SegmentView
+
+_PIECES = re.compile(r"[=@,:]")
+_PATH_TOKENS = re.compile(r"[~$\w./{}*?\[\]-]*[./][\w./{}*?\[\]-]+")
+SECRET_VARIABLE = re.compile(r"\$\{?([A-Za-z_]\w*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|_PAT|AUTH)\w*)", re.I)
+
+
+def secret_hits(view: SegmentView, config: GuardConfig) -> list[Hit]:
+    verdict = config.verdict("HZ401", Verdict.DENY)
+    if verdict is None:
+        return []
+    if view.exe not in config.readers_exempt:
+        for word in view.args:
+            hit = _word_hit(word, config, verdict, view.exe)
+            if hit:
+                return [hit]
+    for redirect in view.segment.redirects:
+        if redirect.op == "<" and redirect.target is not None:
+            hit = _word_hit(redirect.target, config, verdict, f"{view.exe or 'input'} <")
+            if hit:
+                return [hit]
+    return []
+
+
+def text_secret_hits(text: str, config: GuardConfig, via: str) -> list[Hit]:
+    """Secret paths visible in code for another language (python -c, node -e, heredocs)."""
+    verdict = config.verdict("HZ401", Verdict.DENY)
+    if verdict is None:
+        return []
+    for token in _PATH_TOKENS.findall(text):
+        for candidate in _candidates(token):
+            matched = paths.match_any(candidate, config.secret_paths, config.secret_exclude)
+            if matched:
+                return [Hit("HZ401", verdict, f"{via} reads secret {candidate} (matches {matched})")]
+    return []
+
+
+def secret_variable_hits(words: Iterable[Word], config: GuardConfig) -> list[Hit]:
+    verdict = config.verdict("HZ402", Verdict.GATE)
+    if verdict is None:
+        return []
+    for word in words:
+        if not word.static:
+            match = SECRET_VARIABLE.search(word.raw)
+            if match:
+                return [Hit("HZ402", verdict, f"uses the secret-looking variable ${match.group(1)}")]
+    return []
+
+
+def _word_hit(word: Word, config: GuardConfig, verdict: Verdict, reader: str) -> Hit | None:
+    is_glob = word.glob or not word.static
+    text = word.match_pattern if is_glob else word.value
+    for candidate in _candidates(text):
+        matched = paths.match_any(candidate, config.secret_paths, config.secret_exclude, word_is_glob=is_glob)
+        if matched:
+            return Hit("HZ401", verdict, f"{reader} reads secret {paths.display_path(candidate)} (matches {matched})")
+    return None
+
+
+def _candidates(text: str) -> Iterator[str]:
+    """The word and the path-looking pieces inside option values."""
+    if _pathish(text):
+        yield text
+    if _PIECES.search(text):
+        for piece in _PIECES.split(text):
+            if piece and piece != text and _pathish(piece):
+                yield piece
+
+
+def _pathish(text: str) -> bool:
+    return len(text) > 1 and not text.startswith("-") and ("/" in text or "." in text or "*" in text or "?" in text)
