@@ -44,9 +44,8 @@ def _object(value: Any) -> str | None:
 
 
 def _schema_version(value: Any) -> str | None:
-    if _integer(value) is not None:
-        return "expected the integer 1"
-    return None if value == 1 else f"unsupported schema version {value!r} (expected 1)"
+    # Only version 1 exists; a newer writer's checkpoint needs a newer reader.
+    return None if _integer(value) is None and value == 1 else "expected schema version 1"
 
 
 HALT_FIELDS: dict[str, Check] = {
@@ -85,7 +84,7 @@ def metaharness_errors(document: Any) -> list[str]:
     errors += _items(document.get("evaluationHistory"), "evaluationHistory", _evaluation)
     budget = document.get("budget")
     if isinstance(budget, dict):
-        errors += [f"budget.{key}: {why}" for key, value in budget.items() if (why := _number(value))]
+        errors += [f"budget.{key}: {why}, got {_describe(v)}" for key, v in budget.items() if (why := _number(v))]
     return errors
 
 
