@@ -202,3 +202,16 @@ def test_halt_never_imports_bashlex(tmp_path):
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_reader_going_away_is_not_reported_as_a_halt(tmp_path):
+    log = tmp_path / "log.jsonl"
+    log.write_text('{"type":"observe"}\n{"type":"before_model"}\n' * 50_000)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "horizon_cli", "halt", "--no-config", "--max-iterations", "1", "--format", "jsonl", str(log)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    assert proc.stdout.readline().startswith(b'{"line":1,')
+    proc.stdout.close()
+    assert proc.wait(timeout=60) == 0
+    assert proc.stderr.read() == b""

@@ -73,19 +73,44 @@ def halt(file, transcript, input_format, stop_at_halt, state_in, state_out, trus
         raise click.UsageError("give either FILE or --transcript, not both")
     config = _config(load_policy_for(policies, no_config), limits)
     state, action_count = _initial_state(state_in, trust_state, config)
+    try:
+        result = _execute(file, transcript, input_format, config, (state, action_count), stop_at_halt, state_out, output_format, color)
+    except BrokenPipeError:
+        # The reader went away (`| head`). Click would exit 1, which here means "halted".
+        _silence_stdout()
+        click.get_current_context().exit(EXIT_OK)
+    click.get_current_context().exit(EXIT_FINDINGS if result.halted else EXIT_OK)
+
+
+def _execute(file, transcript, input_format, config, start, stop_at_halt, state_out, output_format, color):
+    """Replay, save the state (before any summary, so a failed save prints no verdict), report."""
+    state, action_count = start
     out = stdout_bytes()
     hook = _trace_hook(out) if output_format == "jsonl" else None
     if transcript is not None:
         result = _run_transcript(transcript, input_format, config, state, stop_at_halt, hook)
-        source = display_name(transcript)
+        source, unit = display_name(transcript), "transcript line"
     else:
-        result, source = _run_log(file, config, state, stop_at_halt, hook), display_name(file)
+        result, source, unit = _run_log(file, config, state, stop_at_halt, hook), display_name(file), "line"
     if state_out:
         from horizon_cli.halt.statefile import save_state
 
         save_state(state_out, result.state, config, action_count + result.actions)
-    _report(out, output_format, result, source, color, "transcript line" if transcript else "line")
-    click.get_current_context().exit(EXIT_FINDINGS if result.halted else EXIT_OK)
+    _report(out, output_format, result, source, color, unit)
+    return result
+
+
+def _silence_stdout():
+    import os
+    import sys
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (e.g. under CliRunner)
+        pass
+    finally:
+        os.close(devnull)
 
 
 def _config(policy, limits):
