@@ -50,9 +50,9 @@ class Covers:
 
 def covers_text(record: dict) -> str:
     span = f"lines {record['first_line']}-{record['last_line']} ({record['events']} events)"
-    ids = f"ids {record['first_id']} .. {record['last_id']}" if record["first_id"] or record["last_id"] else None
+    ids = f"ids {record['first_id'] or '?'} .. {record['last_id'] or '?'}" if record["first_id"] or record["last_id"] else None
     times = (
-        f"{record['first_timestamp']} .. {record['last_timestamp']}"
+        f"{record['first_timestamp'] or '?'} .. {record['last_timestamp'] or '?'}"
         if record["first_timestamp"] or record["last_timestamp"]
         else None
     )

@@ -1,0 +1,312 @@
+"""`horizon compact` over every fixture: round-trip, forced compaction, tool pairs,
+the live question, output formats, modes (-o, --in-place, --append-only), --check/--stats."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import orjson
+import pytest
+
+from horizon_cli.compaction import Options, check, compact
+from horizon_cli.compaction.prune import MARKER_PREFIX, prune_output
+from horizon_cli.compaction.summarize import BANNER
+from horizon_cli.transcript import read_transcript
+from test_transcript import ALL, OWN, fixture_path
+
+FORCED = ("--threshold-tokens", "1", "--keep-recent", "2")
+
+
+@pytest.fixture
+def hz(monkeypatch, tmp_path):
+    """Run `horizon compact` in an empty directory, mapping errors as ``cli.main`` does."""
+    from click.testing import CliRunner
+
+    from horizon_cli.cli import cli
+    from horizon_cli.errors import HorizonError
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("HORIZON_POLICY", raising=False)
+
+    def run(*args, input=None):
+        result = CliRunner().invoke(cli, ["compact", "--no-config", *map(str, args)], input=input)
+        if isinstance(result.exception, HorizonError):
+            return result.exception.exit_code, result.stdout, f"horizon: error: {result.exception}\n"
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise result.exception
+        return result.exit_code, result.stdout, result.stderr
+
+    return run
+
+
+def local(name: str) -> str:
+    """Copy one of our fixtures into the working directory, so snapshots hold no absolute paths."""
+    Path(name).write_bytes((OWN / name).read_bytes())
+    return name
+
+
+def events(data: bytes, fmt: str | None = None):
+    return list(read_transcript(io.BytesIO(data), "out", fmt))
+
+
+def run_lib(data: bytes, **options) -> tuple[bytes, object]:
+    out = io.BytesIO()
+    result = compact(io.BytesIO(data), "t.jsonl", out, Options(**options))
+    return out.getvalue(), result
+
+
+@pytest.mark.parametrize("name", sorted(ALL))
+def test_under_threshold_is_byte_identical(hz, name):
+    path = fixture_path(name)
+    code, out, _ = hz(path)
+    assert code == 0 and out.encode() == path.read_bytes()
+
+
+@pytest.mark.parametrize("name", sorted(ALL))
+def test_forced_compaction_keeps_format_pairs_and_question(name):
+    data = fixture_path(name).read_bytes()
+    fmt = ALL[name]
+    before = events(data)
+    out, result = run_lib(data, threshold_tokens=1, keep_recent=2)
+    assert result.compacted
+    after = events(out, None)
+    assert {e.format for e in after} == {fmt}  # output stays in the input's format, and detects as it
+    summaries = [e for e in after if e.kind == "summary" and e.text.startswith(BANNER)]
+    assert len(summaries) == 1
+    # every kept tool result still has its call
+    calls = {c.id for e in after for c in e.tool_calls}
+    assert all(r.call_id in calls for e in after for r in e.tool_results)
+    # the live question (last real user message) is verbatim in the output, never summarized
+    question = [e for e in before if e.is_question][-1]
+    assert question.raw in [e.raw for e in after]
+    # the tail is verbatim and in order
+    tail = [e.raw for e in before[-2:]]
+    assert [e.raw for e in after[-2:]] == tail
+    # metadata and system lines pass through untouched
+    pinned = [e.raw for e in before if (e.kind == "meta" and not e.mirror) or e.role in ("system", "developer") and e.kind == "message"]
+    assert all(raw in [e.raw for e in after] for raw in pinned)
+
+
+@pytest.mark.parametrize("name", sorted(ALL))
+def test_append_only_keeps_every_line(name):
+    data = fixture_path(name).read_bytes()
+    out, result = run_lib(data, threshold_tokens=1, keep_recent=2, append_only=True)
+    assert result.compacted and out.startswith(data)
+    appended = events(out)[len(events(data)):]
+    assert [e.kind for e in appended] == ["summary"] and appended[0].text.startswith(BANNER)
+
+
+def test_covers_record(tmp_path):
+    data = (OWN / "horizon-events.jsonl").read_bytes()
+    out, result = run_lib(data, threshold_tokens=1, keep_recent=2)
+    summary = next(orjson.loads(line) for line in out.splitlines() if b'"summary"' in line)
+    covers = summary["covers"]
+    assert covers == result.covers
+    assert (covers["first_line"], covers["last_line"], covers["events"]) == (2, 7, 6)
+    assert (covers["first_id"], covers["last_id"]) == ("h1", "h6")
+    import hashlib
+
+    covered = b"".join(data.splitlines(keepends=True)[1:7])
+    assert covers["sha256"] == "sha256:" + hashlib.sha256(covered).hexdigest()
+    assert "## Covers" in summary["text"]
+
+
+def test_summary_sections_are_fixed_and_copy_values_verbatim():
+    data = (OWN / "openai-chat.jsonl").read_bytes()
+    out, _ = run_lib(data, threshold_tokens=1, keep_recent=2)
+    text = next(e.text for e in events(out) if e.kind == "summary")
+    headings = [line for line in text.splitlines() if line.startswith("## ")]
+    assert headings == ["## Goal", "## Constraints", "## Progress", "## Decisions", "## Errors", "## Files", "## Facts", "## Covers"]
+    for value in ("db.staging.internal:5432", "3f2a9c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39", "config/ci.toml", "never push to main"):
+        assert value in text
+
+
+def test_deterministic():
+    data = (OWN / "adk-session.jsonl").read_bytes()
+    assert run_lib(data, threshold_tokens=1, keep_recent=2)[0] == run_lib(data, threshold_tokens=1, keep_recent=2)[0]
+
+
+def test_second_run_merges_seed_and_never_nests(tmp_path):
+    data = (OWN / "horizon-events.jsonl").read_bytes()
+    first, _ = run_lib(data, threshold_tokens=1, keep_recent=2)
+    extra = b'{"event": "message", "id": "h9", "role": "user", "text": "Also bump the chart to 4.5.6."}\n' \
+            b'{"event": "message", "id": "h10", "role": "assistant", "text": "Bumped."}\n' \
+            b'{"event": "message", "id": "h11", "role": "user", "text": "Thanks. Anything else?"}\n'
+    second, result = run_lib(first + extra, threshold_tokens=1, keep_recent=1)
+    assert result.compacted
+    texts = [e.text for e in events(second) if e.kind == "summary"]
+    assert len(texts) == 1
+    text = texts[0]
+    assert text.count(BANNER) == 1 and text.count("## Goal") == 1
+    assert "Upgrade the service to Python 3.12.4" in text  # the seed's goal survives
+    assert "4.5.6" in text and "3.10.14" in text
+
+
+def test_tool_pair_is_never_split():
+    # keep_recent=1 would keep only the result; the cut must move back to its call.
+    lines = [
+        {"event": "message", "id": "1", "role": "user", "text": "go " * 50},
+        {"event": "message", "id": "2", "role": "assistant", "text": "working " * 50},
+        {"event": "tool_call", "id": "3", "role": "assistant", "calls": [{"id": "c", "name": "shell", "arguments": {"command": "ls"}}]},
+        {"event": "tool_result", "id": "4", "results": [{"call_id": "c", "output": "a b"}]},
+    ]
+    data = b"".join(orjson.dumps(x) + b"\n" for x in lines)
+    out, result = run_lib(data, threshold_tokens=1, keep_recent=1)
+    kept = [e.id for e in events(out) if e.kind != "summary"]
+    assert kept[-2:] == ["3", "4"] and result.covers["events"] == 1  # only "2" summarized; "1" held
+
+
+def test_claude_message_id_groups_are_not_split():
+    base = {"type": "assistant", "sessionId": "s"}
+    rows = [
+        {"type": "user", "uuid": "u1", "message": {"role": "user", "content": "q " * 40}},
+        {**base, "uuid": "a1", "message": {"id": "m1", "role": "assistant", "content": [{"type": "text", "text": "t " * 40}]}},
+        {**base, "uuid": "a2", "message": {"id": "m2", "role": "assistant", "content": [{"type": "text", "text": "x"}]}},
+        {**base, "uuid": "a3", "message": {"id": "m2", "role": "assistant", "content": [{"type": "text", "text": "y"}]}},
+    ]
+    data = b"".join(orjson.dumps(r) + b"\n" for r in rows)
+    out, _ = run_lib(data, threshold_tokens=1, keep_recent=1)
+    assert [e.id for e in events(out)][-2:] == ["a2", "a3"]
+
+
+def test_nothing_to_compact_is_unchanged():
+    data = (OWN / "horizon-events.jsonl").read_bytes()
+    out, result = run_lib(data, threshold_tokens=1, keep_recent=100)
+    assert out == data and not result.compacted and result.plan.over
+
+
+def test_empty_input_is_empty_output(hz):
+    assert hz(input="") == (0, "", "")
+    assert hz(input="\n\n")[:2] == (0, "\n\n")
+
+
+def test_prune_marker_is_fixed_and_idempotent():
+    big = "x" * 5000
+    once = prune_output(big, 100)
+    assert once.startswith(MARKER_PREFIX) and "5000 chars" in once
+    assert prune_output(once, 100) == once and prune_output(once, 10) == once
+    assert prune_output("short", 100) == "short"
+
+
+def test_pruned_outputs_reach_the_external_summarizer(tmp_path):
+    rows = [
+        {"event": "message", "id": "1", "role": "user", "text": "go"},
+        {"event": "tool_call", "id": "2", "role": "assistant", "calls": [{"id": "c", "name": "cat", "arguments": {}}]},
+        {"event": "tool_result", "id": "3", "results": [{"call_id": "c", "output": "y" * 3000}]},
+        {"event": "message", "id": "4", "role": "assistant", "text": "done"},
+    ]
+    data = b"".join(orjson.dumps(r) + b"\n" for r in rows)
+    seen = tmp_path / "stdin.jsonl"
+    out, _ = run_lib(data, threshold_tokens=1, keep_recent=1, prune_chars=100, summarizer=f"tee {seen} | wc -l")
+    lines = [orjson.loads(x) for x in seen.read_bytes().splitlines()]
+    assert [x["event"] for x in lines] == ["tool_call", "tool_result"]
+    assert lines[1]["results"][0]["output"].startswith(MARKER_PREFIX)
+    summary = next(e for e in events(out) if e.kind == "summary")
+    assert summary.text.startswith(BANNER) and "\n2\n" in summary.text + "\n"
+
+
+def test_check_exit_codes(hz, snapshot):
+    path = local("openai-chat.jsonl")
+    assert hz("--check", path) == snapshot
+    assert hz("--check", "--threshold-tokens", "100", path) == snapshot
+    code, out, _ = hz("--check", "--format", "json", "--threshold-tokens", "100", path)
+    report = orjson.loads(out)
+    assert code == 1 and report["over_threshold"] and report["token_source"] == "usage"
+
+
+def test_stats_go_to_stderr_when_the_transcript_goes_to_stdout(hz):
+    code, out, err = hz("--stats", *FORCED, OWN / "adk-session.jsonl")
+    assert code == 0 and "compacted: 6 of 8 events summarized" in err and BANNER[:20] in out
+
+
+def test_cli_output_snapshots(hz, snapshot, tmp_path):
+    facts = tmp_path / "facts.jsonl"  # the working directory
+    for name in ("horizon-events.jsonl", "openai-chat.jsonl", "adk-session.jsonl"):
+        assert hz(*FORCED, "--facts-out", "facts.jsonl", local(name)) == snapshot(name=name)
+    assert facts.read_text() == snapshot(name="facts.jsonl")
+
+
+def test_stats_json_schema(hz, tmp_path, snapshot):
+    out_file = tmp_path / "out.jsonl"
+    code, out, _ = hz("--stats", "--format", "json", *FORCED, "-o", out_file, OWN / "horizon-events.jsonl")
+    report = orjson.loads(out)
+    report["file"] = Path(report["file"]).name
+    assert code == 0 and report == snapshot
+
+
+def test_output_file_and_in_place(hz, tmp_path):
+    src = tmp_path / "t.jsonl"
+    data = (OWN / "horizon-events.jsonl").read_bytes()
+    src.write_bytes(data)
+    os.chmod(src, 0o640)
+    out = tmp_path / "o.jsonl"
+    assert hz(*FORCED, "-o", out, src) == (0, "", "")
+    assert src.read_bytes() == data  # the input is never modified without --in-place
+    expected = out.read_bytes()
+    assert hz("--in-place", src) == (0, "", "")  # under the threshold: untouched
+    assert src.read_bytes() == data
+    assert hz(*FORCED, "--in-place", src) == (0, "", "")
+    assert src.read_bytes() == expected and oct(src.stat().st_mode & 0o777) == "0o640"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o.jsonl", "t.jsonl"]  # no temp files left
+
+
+def test_stdin_to_stdout(hz):
+    data = (OWN / "openai-chat.jsonl").read_text()
+    code, out, _ = hz(*FORCED, input=data)
+    assert code == 0 and out.startswith('{"role": "system"') and "horizon_summary" in out
+
+
+def test_usage_errors(hz, tmp_path):
+    assert hz("--in-place")[0] == 2
+    assert hz("--in-place", "-o", "x", OWN / "adk-session.jsonl")[0] == 2
+    assert hz("--check", "-o", "x", OWN / "adk-session.jsonl")[0] == 2
+    code, _, err = hz(tmp_path / "missing.jsonl")
+    assert code == 2 and "missing.jsonl: cannot read" in err
+
+
+def test_malformed_input_writes_nothing(hz, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b'{"role": "user", "content": "hi"}\n{"role": \n')
+    out = tmp_path / "out.jsonl"
+    code, stdout, err = hz("-o", out, bad)
+    assert code == 2 and err.startswith(f"horizon: error: {bad}:2: malformed JSON: ")
+    assert not out.exists() and stdout == ""
+
+
+def test_forced_input_format(hz):
+    code, _, err = hz("--input-format", "codex", "--check", OWN / "openai-chat.jsonl")
+    assert code == 0  # nothing parses as content: 0 tokens
+
+
+def test_policy_supplies_defaults(hz, tmp_path):
+    policy = tmp_path / "p.toml"
+    policy.write_text("[compact]\nthreshold_tokens = 1\nkeep_recent = 2\n")
+    code, out, _ = hz("--policy", policy, OWN / "adk-session.jsonl")
+    assert code == 0 and "horizon-summary" in out
+    code, out, _ = hz("--policy", policy, "--threshold-tokens", "100000", OWN / "adk-session.jsonl")
+    assert out.encode() == (OWN / "adk-session.jsonl").read_bytes()  # the flag overrides the policy
+
+
+def test_help_documents_exit_codes(hz):
+    code, out, _ = hz("--help")
+    assert code == 0
+    for line in ("0  compacted", "1  --check", "2  usage error", "3  the facts flush or the summarizer failed"):
+        assert line in out
+
+
+def test_check_library_reads_only():
+    data = (OWN / "adk-session.jsonl").read_bytes()
+    result = check(io.BytesIO(data), "a", Options(threshold_tokens=100))
+    assert result.plan.over and result.plan.token_source == "usage" and not result.compacted
+
+
+def test_compact_never_imports_bashlex():
+    import subprocess
+    import sys
+
+    code = "import sys; from horizon_cli.cli import main; sys.argv=['horizon','compact','--help']\n" \
+           "try:\n    main()\nexcept SystemExit:\n    pass\nassert 'bashlex' not in sys.modules, 'bashlex imported'"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
