@@ -29,6 +29,8 @@ class FactLog:
             self._load(path)
 
     def _load(self, path: str) -> None:
+        if os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path):
+            return  # a device or pipe (e.g. /dev/stdout): nothing to deduplicate against
         try:
             handle = open(path, "rb")  # noqa: SIM115
         except FileNotFoundError:
