@@ -42,7 +42,7 @@ def github_annotations(findings: Iterable[Located]) -> str:
     """One ``::error``/``::warning``/``::notice`` workflow command per finding.
 
     deny -> error, gate -> warning, allow -> notice. The message carries the
-    command on its own line. Escaping follows the Actions runner: ``%``, CR and
+    command on its own line (unless the message already ends with it). Escaping follows the Actions runner: ``%``, CR and
     LF in the message; additionally ``:`` and ``,`` in property values.
     """
     lines = []
@@ -52,7 +52,8 @@ def github_annotations(findings: Iterable[Located]) -> str:
             f"{key}={_escape_property(str(value))}"
             for key, value in (("file", f.path), ("line", f.line), ("col", f.col), ("title", f"{f.rule} {f.verdict}"))
         )
-        message = f"{f.message}\n{f.command}" if f.command else f.message
+        show_command = f.command and not f.message.endswith(f.command)
+        message = f"{f.message}\n{f.command}" if show_command else f.message
         lines.append(f"::{kind} {props}::{_escape_data(message)}\n")
     return "".join(lines)
 

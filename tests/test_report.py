@@ -43,6 +43,11 @@ def test_github_annotations():
     assert github_annotations([]) == ""
 
 
+def test_github_does_not_repeat_the_command():
+    out = github_annotations([Located("a.sh", 2, 5, "HZ101", "deny", "recursive delete: rm -rf /", "rm -rf /")])
+    assert out == "::error file=a.sh,line=2,col=5,title=HZ101 deny::recursive delete: rm -rf /\n"
+
+
 def test_github_escapes_newlines_in_commands():
     (line,) = github_annotations([Located("a.sh", 1, 1, "HZ1", "deny", "m", "a\r\nb")]).splitlines()
     assert line.endswith("::m%0Aa%0D%0Ab")
