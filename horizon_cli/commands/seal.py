@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from horizon_cli.commands.common import color_option, display_name, paint, stdout_bytes, use_color
@@ -45,7 +47,7 @@ def seal(files: tuple[str, ...], output: str | None, in_place: bool, canonical: 
     failed = False
     for path in files:
         try:
-            _seal_one(path, output, in_place, canonical, use_color(color, click.get_text_stream("stderr")))
+            _seal_one(path, output, in_place, canonical, use_color(color, sys.stderr))
         except HorizonError as exc:
             if not in_place:
                 raise
@@ -84,10 +86,10 @@ def _seal_one(path: str, output: str | None, in_place: bool, canonical: bool, co
         stdout_bytes().write(outcome.data)
         return
     if in_place and not outcome.changed:
-        click.echo(f"{name}: {paint('already sealed', 'green', color)} {outcome.state_hash}", err=True)
+        click.echo(f"{name}: {paint('already sealed', 'green', color)} {outcome.state_hash}", err=True, color=color)
         return
     try:
         atomic_write_bytes(target, outcome.data)
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror or exc}", path=display_name(target)) from None
-    click.echo(f"{display_name(target)}: {paint('sealed', 'green', color)} {outcome.state_hash}", err=True)
+    click.echo(f"{display_name(target)}: {paint('sealed', 'green', color)} {outcome.state_hash}", err=True, color=color)

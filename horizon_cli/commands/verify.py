@@ -76,21 +76,21 @@ def _emitter(output_format: str, color: bool, quiet: bool):
 
 def _write_text(record, color: bool, quiet: bool) -> None:
     where = record.where
+    lines = []
     if record.status == "ok":
-        if not quiet:
-            click.echo(f"{where}: {paint('ok', 'green', color)}")
-        return
-    if record.status == "mismatch":
+        if quiet:
+            return
+        lines.append(f"{where}: {paint('ok', 'green', color)}")
+    elif record.status == "mismatch":
         label = paint("MISMATCH", "red", color, bold=True)
-        click.echo(f"{where}: {label} expected {record.expected} actual {record.actual}")
+        lines.append(f"{where}: {label} expected {record.expected} actual {record.actual}")
     else:
-        click.echo(f"{where}: {paint('error', 'red', color, bold=True)}: {record.error}")
+        lines.append(f"{where}: {paint('error', 'red', color, bold=True)}: {record.error}")
         if record.actual is not None and record.expected != record.actual:
-            click.echo(f"  hash: expected {record.expected} actual {record.actual}")
-    for problem in record.schema_errors:
-        click.echo(f"  {paint('schema', 'yellow', color)}: {problem}")
-    for hint in record.hints:
-        click.echo(f"  {paint('hint', 'cyan', color)}: {hint}")
+            lines.append(f"  hash: MISMATCH expected {record.expected} actual {record.actual}")
+    lines += [f"  {paint('schema', 'yellow', color)}: {problem}" for problem in record.schema_errors]
+    lines += [f"  {paint('hint', 'cyan', color)}: {hint}" for hint in record.hints]
+    click.echo("\n".join(lines), color=color)
 
 
 def _summary(counts: dict[str, int]) -> str:
