@@ -134,6 +134,8 @@ def test_rules_unknown_suggests_closest(builtin, run_cli):
 
     with pytest.raises(HorizonError, match=r"unknown rule 'HZ102' \(did you mean 'HZ101'\?\)"):
         run_cli(["rules", "HZ102"])
+    with pytest.raises(HorizonError, match=r"unknown rule 'hz30' \(did you mean 'HZ303'\?\)"):
+        run_cli(["rules", "hz30"])
     with pytest.raises(HorizonError, match=r"did you mean 'network-access'"):
         run_cli(["rules", "network-acess"])
 

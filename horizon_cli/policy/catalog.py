@@ -45,6 +45,9 @@ def find_rule(records: list[dict[str, Any]], wanted: str) -> dict[str, Any]:
 def _closest(records: list[dict[str, Any]], key: str) -> str | None:
     number = re.fullmatch(r"(?i)hz(\d+)", key)
     ids = [r["id"] for r in records]
+    prefixed = [i for i in ids if i.upper().startswith(key.upper())]
+    if number and prefixed:
+        return prefixed[0]  # a truncated id: HZ40 -> HZ401
     if number and ids:
         # An id is a number: HZ109 is nearest to HZ108, not to whatever sorts last.
         target = int(number.group(1))
