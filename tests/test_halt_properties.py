@@ -100,3 +100,21 @@ def test_halts_only_on_before_model_and_never_twice_in_once_mode(config, log):
             assert decision.reason is not None
             if config.delivery == "once":
                 assert state.pending is None
+
+
+@settings(max_examples=100, deadline=None)
+@given(config=configs, log=st.lists(actions(), max_size=30))
+def test_trace_records_are_the_state_and_decision_as_json(config, log):
+    """The hand-templated jsonl encoder writes exactly what a plain JSON encoding would."""
+    from horizon_cli.halt.render import TraceEncoder
+    from horizon_cli.halt.statefile import state_to_dict
+
+    encode, state = TraceEncoder(), INITIAL_STATE
+    for line, action in enumerate(log, start=1):
+        state, decision = step(config, state, action)
+        record = orjson.loads(encode(line, orjson.dumps(action) + b"\n", action, state, decision))
+        assert record == {
+            "line": line, "type": action["type"], "halt": decision.halt, "reason": decision.reason,
+            "iteration": decision.iteration, "handoff": decision.handoff,
+            "state": orjson.loads(orjson.dumps(state_to_dict(state))), "action": action,
+        }

@@ -173,12 +173,12 @@ def _run_transcript(path, input_format, config, state, stop_at_halt, hook):
 
 
 def _trace_hook(out):
-    from horizon_cli.halt.render import trace_line
+    from horizon_cli.halt.render import TraceEncoder
 
-    write = out.write
+    write, encode = out.write, TraceEncoder()
 
     def hook(line, raw, action, state, decision):
-        write(trace_line(line, raw, action, state, decision))
+        write(encode(line, raw, action, state, decision))
 
     return hook
 

@@ -75,19 +75,61 @@ def counters(state: HaltState) -> str:
 
 def trace_line(line: int, raw: bytes | str, action: dict, state: HaltState, decision: Decision) -> bytes:
     """One ``--format jsonl`` record; the input action is copied verbatim, unknown fields and all."""
-    head = orjson.dumps(
-        {
-            "line": line,
-            "type": action.get("type"),
-            "halt": decision.halt,
-            "reason": decision.reason,
-            "iteration": decision.iteration,
-            "handoff": decision.handoff,
-            "state": state_to_dict(state),
-        }
-    )
-    if raw:
-        body = raw.strip() if isinstance(raw, bytes) else raw.strip().encode("utf-8", "surrogateescape")
-    else:
-        body = orjson.dumps(action)
-    return b"".join((head[:-1], b',"action":', body, b"}\n"))
+    return TraceEncoder()(line, raw, action, state, decision)
+
+
+_BOOL = {True: b"true", False: b"false"}
+_TEMPLATE = b'{"line":%d,"type":%b,"halt":%b,"reason":%b,"iteration":%d,"handoff":%b,"state":%b,"action":%b}\n'
+
+
+_STATE_TEMPLATE = (
+    b'{"failureRepeat":%d,"iteration":%d,"lastFailure":%b,"lastProgress":%b,"pending":%b,"staleCount":%d}'
+)
+_MEMO_LIMIT = 4096
+
+
+class TraceEncoder:
+    """Encodes trace records; reuses the state's JSON while the state object is unchanged.
+
+    Most actions (a ``before_model`` that proceeds, an uncounted ``tool_call``)
+    return the very same state object, so caching by identity halves the work.
+    """
+
+    __slots__ = ("_state", "_state_json", "_strings")
+
+    def __init__(self) -> None:
+        self._state: HaltState | None = None
+        self._state_json = b""
+        self._strings: dict[object, bytes] = {None: b"null"}
+
+    def __call__(self, line: int, raw: bytes | str, action: dict, state: HaltState, decision: Decision) -> bytes:
+        if state is not self._state:
+            self._state, self._state_json = state, self._encode_state(state)
+        if raw:
+            body = raw.strip() if isinstance(raw, bytes) else raw.strip().encode("utf-8", "surrogateescape")
+        else:
+            body = orjson.dumps(action)
+        return _TEMPLATE % (
+            line, self._string(action.get("type")), _BOOL[decision.halt], self._string(decision.reason),
+            decision.iteration, _BOOL[decision.handoff], self._state_json, body,
+        )
+
+    def _encode_state(self, state: HaltState) -> bytes:
+        if state.tool_calls or state.halted is not None or state.recent:
+            return orjson.dumps(state_to_dict(state))
+        # The seed-only shape, key order as state_to_dict writes it.
+        return _STATE_TEMPLATE % (
+            state.failure_repeat, state.iteration, self._string(state.last_failure),
+            self._string(state.last_progress), self._string(state.pending), state.stale_count,
+        )
+
+    def _string(self, value: object) -> bytes:
+        # Action types and reasons come from small fixed sets: encode each once.
+        # Signatures repeat too (that is what the controller looks for), so they
+        # share the memo, which is emptied past a bound to keep memory flat.
+        encoded = self._strings.get(value)
+        if encoded is None:
+            if len(self._strings) >= _MEMO_LIMIT:
+                self._strings = {None: b"null"}
+            encoded = self._strings[value] = orjson.dumps(value)
+        return encoded
