@@ -1,0 +1,352 @@
+"""Find the endpoints hidden in one shell word or in a code payload.
+
+Runs on every word of every command, so each scanner is guarded by a cheap
+character test and the common word (``-la``, ``src/app.py``) costs a few
+``in`` checks.  Scheme-less forms (``host:port``, ``host:/path``, quoted
+literals in code) only count when the host is plausible -- an IP literal or a
+dotted name whose last label is not a file extension -- so ``main.py:10`` and
+``python:3`` stay words while ``evil.example.com:22`` is a destination.
+"""
+
+from __future__ import annotations
+
+import re
+
+from horizon_cli.guard.hosts import (
+    SPECIAL_SCHEMES,
+    Endpoint,
+    is_loopback,
+    is_metadata,
+    parse_authority,
+    parse_host,
+    parse_url,
+    split_url,
+)
+
+# Last labels that name file types far more often than top-level domains.
+_FILE_EXTS = frozenset(
+    """py pyc pyi pyx js mjs cjs ts tsx jsx json jsonl yaml yml toml ini cfg conf txt md rst log csv tsv
+    html htm css scss sass less c h cc cpp cxx hpp hh go rs rb java class jar kt kts swift php pl pm sh bash
+    zsh fish lock xml sql db sqlite tar gz tgz zip bz2 xz zst 7z rar png jpg jpeg gif svg ico webp bmp pdf
+    bin exe dll so dylib o a whl egg ipynb lua r scala vue svelte dart ex exs erl hrl hs ml mli tf tfvars
+    proto gradle mk cmake patch diff bak tmp swp out err pem key crt cer csr pub env example sample template
+    dist orig old new test spec map min wasm mod sum cs fs vb asm s ps1 bat cmd psd1 psm1 nix deb rpm apk
+    dmg iso img qcow2 vmdk ova pkl pt pth ckpt onnx safetensors npy npz parquet avro orc feather h5 hdf5
+    mp3 mp4 wav flac ogg mov avi mkv webm woff woff2 ttf otf eot rtf doc docx xls xlsx ppt pptx odt ods
+    tex bib sty cls aux toc ics vcf eml mbox po pot mo plist strings xib nib storyboard entitlements
+    pbxproj xcconfig sln csproj vcxproj props targets editorconfig gitignore dockerignore
+    """.split()
+)
+_TLD = re.compile(r"(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})\Z")
+_SINGLE_LABEL_HOSTS = frozenset({"localhost", "metadata", "instance-data"})
+
+_URL_START = re.compile(r"(?<![A-Za-z0-9+.\-])[A-Za-z][A-Za-z0-9+.\-]*:(?:/|\\)")
+_SPECIAL_NO_SLASH = re.compile(r"(?i)(?:https?|wss?|ftp):(?![/\\])")
+_DEV_NET = re.compile(r"/dev/(tcp|udp)/([^/\s]+)/([^/\s]*)")
+_SOCAT = re.compile(
+    r"(?i)(tcp[46]?(?:-connect)?|udp[46]?(?:-connect|-sendto|-datagram)?|sctp[46]?(?:-connect)?"
+    r"|openssl(?:-connect|-dtls-client)?|ssl|dccp[46]?(?:-connect)?|proxy(?:-connect)?|socks[45]a?(?:-connect)?)"
+    r":([^,]+)"
+)
+_SCP = re.compile(r"([^@/\s:]+)@(\[[^\]]+\]|[^@/\s:\[\]]+):(.*)\Z", re.S)
+_PROXY_OPTION = re.compile(r"(?i)proxy(command|jump)\s*[= ]\s*(.+)", re.S)
+_OPTION_VALUE = re.compile(r"-{1,2}[A-Za-z][\w\-]*=(.*)\Z", re.S)
+_DECIMAL = re.compile(r"[0-9]+\Z")
+
+# Code payloads: quoted literals, dotted quads outside quotes, and token boundaries.
+_QUOTED = re.compile(r"(['\"])([^'\"\s]{1,253})\1")
+_DOTTED4 = re.compile(r"(?<![\w.])(?:0[xX][0-9a-fA-F]+|\d+)(?:\.(?:0[xX][0-9a-fA-F]+|\d+)){3}(?![\w.])")
+_TOKEN_SPLIT = re.compile(r"[\s'\"`(),;{}]+")
+_ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|([0-7]{1,3})|(.))", re.S)
+
+
+def plausible(ep: Endpoint, host_text: str) -> bool:
+    """Is a scheme-less ``host_text`` really a host? IP literals and dotted names with a real-looking TLD."""
+    if ep.ip is not None:
+        if "." in host_text or ":" in host_text or host_text.lower().startswith("0x"):
+            return True
+        return _DECIMAL.match(host_text) is not None and int(host_text) >= 1 << 24  # 2852039166
+    host = ep.host
+    if host in _SINGLE_LABEL_HOSTS or host.endswith(".localhost"):
+        return True
+    last = host.rpartition(".")[2]
+    return "." in host and _TLD.match(last) is not None and last not in _FILE_EXTS
+
+
+def _fields(text: str) -> list[str]:
+    """Split on ':' outside [...] brackets (IPv6 literals)."""
+    out, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth = max(0, depth - 1)
+        elif char == ":" and depth == 0:
+            out.append(text[start:index])
+            start = index + 1
+    out.append(text[start:])
+    return out
+
+
+def _port_of(text: str) -> int | None:
+    return int(text) if _DECIMAL.match(text) and int(text) <= 65535 else None
+
+
+def _host_port(host_text: str, port_text: str | None, raw: str, strict: bool = True) -> Endpoint | None:
+    ep = parse_host(host_text)
+    if ep is None or (strict and not plausible(ep, host_text.strip("[]"))):
+        return None
+    port = _port_of(port_text) if port_text else None
+    return Endpoint(ep.host, ep.ip, port, raw, None)
+
+
+def _urls(word: str, out: list[Endpoint]) -> None:
+    starts = [m.start() for m in _URL_START.finditer(word)]
+    special = _SPECIAL_NO_SLASH.match(word)
+    if special is not None:
+        starts.insert(0, 0)
+    for start in starts:
+        text = word[start:]
+        ep = parse_url(text)
+        if ep is not None:
+            out.append(ep)
+        _ambiguous_authority(text, out)
+
+
+def _ambiguous_authority(text: str, out: list[Endpoint]) -> None:
+    """Parsers disagree on ``a@b@c`` and ``a#@b``: report every host a client might pick (fail closed)."""
+    parts = split_url(text)
+    if parts is None:
+        return
+    scheme, _, end = parts
+    chunk_end = re.search(r"[/\s\"'`<>]" if scheme not in SPECIAL_SCHEMES else r"[/\\\s\"'`<>]", text[end:])
+    chunk = text[: end + (chunk_end.start() if chunk_end else len(text) - end)]
+    chunk = chunk.split(":", 1)[1].lstrip("/\\")
+    pieces = re.split(r"[@#?]", chunk)
+    if len(pieces) < 3 and "@" not in chunk[len(pieces[0]) :]:
+        return
+    for piece in pieces[1:]:
+        ep = parse_authority(piece, text, scheme)
+        if ep is not None:
+            out.append(ep)
+
+
+def _dev_net(word: str, out: list[Endpoint]) -> None:
+    for match in _DEV_NET.finditer(word):
+        ep = _host_port(match.group(2), match.group(3), match.group(0), strict=False)
+        if ep is not None:
+            out.append(Endpoint(ep.host, ep.ip, ep.port, ep.raw, match.group(1)))
+
+
+def _socat(word: str, out: list[Endpoint]) -> None:
+    match = _SOCAT.match(word)
+    if match is None:
+        return
+    fields = _fields(match.group(2))
+    for index, field in enumerate(fields):
+        if not field or _DECIMAL.match(field):
+            continue
+        port = fields[index + 1] if index + 1 < len(fields) else None
+        ep = _host_port(field, port, word, strict=False)
+        if ep is not None:
+            out.append(ep)
+
+
+def _curl_routes(word: str, out: list[Endpoint]) -> None:
+    """``--resolve host:port:addr[,addr]`` and ``--connect-to h1:p1:h2:p2`` values: every host named."""
+    fields = _fields(word.lstrip("+-"))
+    if not 3 <= len(fields) <= 4:
+        return
+    if _DECIMAL.match(fields[-3]) and _DECIMAL.match(fields[-1]):  # ssh -L/-R [bind:]port:host:hostport
+        ep = _host_port(fields[-2], fields[-1], word)
+        if ep is not None:
+            out.append(ep)
+        if len(fields) == 3 or not fields[0]:
+            return
+    if not (fields[1] == "" or _DECIMAL.match(fields[1])):
+        return
+    ports = (fields[1], fields[3] if len(fields) == 4 else fields[1])
+    hosts = [(fields[0], ports[0])] + [(addr, ports[1]) for addr in fields[2].split(",")]
+    for host, port in hosts:
+        if host:
+            ep = _host_port(host, port, word)
+            if ep is not None:
+                out.append(ep)
+
+
+def _scheme_less(word: str, out: list[Endpoint]) -> None:
+    """``user@host:path`` (scp/rsync/git), ``host:port[/path]``, ``host:/path``, ``host::module``."""
+    match = _SCP.match(word)
+    if match is not None:
+        ep = _host_port(match.group(2), None, word, strict=False)
+        if ep is not None:
+            out.append(ep)
+        return
+    fields = _fields(word.split("/", 1)[0] if not word.startswith("[") else word)
+    if len(fields) < 2 or not fields[0]:
+        return
+    host, rest = fields[0], word[len(fields[0]) + 1 :]
+    port = re.match(r"[0-9]{1,5}(?=/|\Z)", rest)
+    if port is None and not rest.startswith(("/", "~", ":")):
+        return  # 'group.id:artifact', 'image:tag': not a destination
+    ep = _host_port(host, port.group(0) if port else None, word)
+    if ep is not None:
+        out.append(ep)
+
+
+def _proxy_options(word: str, out: list[Endpoint]) -> None:
+    """ssh ``ProxyCommand nc host 22`` / ``ProxyJump user@host:port,...`` (options or config text)."""
+    for match in _PROXY_OPTION.finditer(word):
+        value = match.group(2)
+        if match.group(1).lower() == "jump":
+            for hop in value.split(","):
+                ep = bare_endpoint(hop.strip().split()[0] if hop.strip() else "")
+                if ep is not None:
+                    out.append(ep)
+            continue
+        for token in re.split(r"\s+|\\[nt]", value):
+            if not token or token.startswith("-") or "%" in token:
+                continue
+            out.extend(scan_word(token))
+            ep = bare_endpoint(token)
+            if ep is not None and plausible(ep, token.rpartition("@")[2]):
+                out.append(ep)
+
+
+def bare_endpoint(word: str) -> Endpoint | None:
+    """The word as a destination: ``[user@]host[:port][/path]``, ``@server`` (dig), a URL, an IPv6 literal.
+
+    A plain decimal below 65536 is a port or a count (``nc host 80``), not ``0.0.0.80``.
+    """
+    word = word[1:] if word.startswith("@") else word
+    if not word:
+        return None
+    if "://" in word or _SPECIAL_NO_SLASH.match(word):
+        return parse_url(word)
+    authority = word.split("/", 1)[0].rpartition("@")[2]
+    if authority.count(":") >= 2 and not authority.startswith("["):
+        ep = parse_host(authority)
+        return None if ep is None else Endpoint(ep.host, ep.ip, None, word)
+    fields = _fields(authority)
+    host = fields[0]
+    if _DECIMAL.match(host) and 0 < int(host) < 65536:
+        return None
+    port = fields[1] if len(fields) == 2 else None
+    ep = parse_host(host)
+    if ep is None:
+        return None
+    return Endpoint(ep.host, ep.ip, _port_of(port) if port else None, word, None)
+
+
+def _dedupe(endpoints: list[Endpoint]) -> list[Endpoint]:
+    seen: set[tuple] = set()
+    out = []
+    for ep in endpoints:
+        key = (ep.host, ep.port, ep.scheme)
+        if key not in seen:
+            seen.add(key)
+            out.append(ep)
+    return out
+
+
+def scan_word(word: str) -> list[Endpoint]:
+    """Non-bare scan of one word (no dedupe)."""
+    out: list[Endpoint] = []
+    has_colon = ":" in word
+    if not has_colon and "/dev/" not in word and "roxy" not in word and "ROXY" not in word:
+        return out
+    if "roxy" in word or "ROXY" in word:
+        _proxy_options(word, out)
+    option = _OPTION_VALUE.match(word) if word.startswith("-") else None
+    if option is not None:
+        word = option.group(1)
+    if "/dev/" in word:
+        _dev_net(word, out)
+    if not has_colon:
+        return out
+    if "/" in word or "\\" in word or _SPECIAL_NO_SLASH.match(word):
+        _urls(word, out)
+    if out:
+        return out
+    if word.count(":") >= 2 and not word.startswith("["):
+        ep = parse_host(word)
+        if ep is not None and ep.ip is not None:
+            out.append(Endpoint(ep.host, ep.ip, None, word, None))
+            return out
+    _socat(word, out)
+    if not out:
+        _curl_routes(word, out)
+    if not out:
+        _scheme_less(word, out)
+    return out
+
+
+def endpoints_in_word(word: str, *, bare: bool = False) -> list[Endpoint]:
+    """Every endpoint-looking thing inside one shell word.
+
+    URLs anywhere in the word (also inside code such as ``print get("http://...")``),
+    ``user@host:path``, ``host:port`` for IP literals and dotted names, ``/dev/tcp/HOST/PORT``,
+    socat addresses (``TCP:h:p``, ``OPENSSL:h:p``, ``PROXY:p:h:p``), curl ``--resolve``/``--connect-to``
+    values (every host), ssh ``ProxyCommand``/``ProxyJump`` text; with ``bare=True`` also the
+    word itself as a host (positional arguments of nc/ssh/ping/dig/telnet: ``nc 2852039166 80``).
+    """
+    if not word:
+        return []
+    out = scan_word(word)
+    if bare:
+        ep = bare_endpoint(word)
+        if ep is not None:
+            out.insert(0, ep)
+    return _dedupe(out) if len(out) > 1 else out
+
+
+def _unescape(text: str) -> str:
+    def sub(match: re.Match) -> str:
+        hex2, hex4, octal, other = match.groups()
+        if hex2 or hex4:
+            return chr(int(hex2 or hex4, 16))
+        if octal:
+            return chr(int(octal, 8) & 0xFF)
+        return other
+
+    return _ESCAPE.sub(sub, text)
+
+
+def _quoted_literal(literal: str, out: list[Endpoint]) -> None:
+    ep = parse_host(literal)
+    if ep is None:
+        return
+    if ep.ip is not None:
+        # '1.2.3' is a version string; only a full dotted quad (or any metadata spelling) counts.
+        if literal.count(".") == 3 or ":" in literal or is_metadata(ep):
+            out.append(ep)
+    elif is_loopback(ep) or plausible(ep, literal) and "." in ep.host:
+        out.append(ep)
+
+
+def endpoints_in_text(text: str) -> list[Endpoint]:
+    """Endpoints named anywhere in a code payload (``python -c``, ``perl -e``, ``node -e``, ``awk``).
+
+    URLs, ``/dev/tcp`` paths, ``host:port`` tokens, quoted host/IP literals (``host:'evil.example.com'``),
+    unquoted dotted quads that spell a metadata address; escapes (``\\x31``) are also read decoded.
+    """
+    out: list[Endpoint] = []
+    variants = [text]
+    if "\\" in text:
+        variants.append(_unescape(text))
+    for variant in variants:
+        for token in _TOKEN_SPLIT.split(variant):
+            if token:
+                out.extend(scan_word(token))
+        literals: list[Endpoint] = []
+        for match in _QUOTED.finditer(variant):
+            literal = match.group(2)
+            if ":" not in literal and "/" not in literal:
+                _quoted_literal(literal, literals)
+        for match in _DOTTED4.finditer(variant):
+            ep = parse_host(match.group(0))
+            if ep is not None and is_metadata(ep):
+                literals.append(ep)
+        seen = {ep.host for ep in out}
+        out.extend(ep for ep in literals if ep.host not in seen)
+    return _dedupe(out)
