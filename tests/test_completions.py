@@ -83,3 +83,17 @@ def test_other_shells_parse_the_script(shell):
     proc = subprocess.run([binary, "-n", str(COMPLETIONS / f"horizon.{shell}")], capture_output=True, text=True,
                           timeout=60, check=False)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_fish_completes_subcommand():
+    fish = shutil.which("fish")
+    if fish is None:
+        pytest.skip("fish is not installed")
+    pytest.importorskip("horizon_cli.commands.classify")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("_HORIZON")}
+    env["PATH"] = f"{_horizon_bin().parent}{os.pathsep}{env.get('PATH', '')}"
+    script = f"source '{COMPLETIONS / 'horizon.fish'}'; complete --do-complete='horizon cl'"
+    proc = subprocess.run([fish, "--no-config", "-c", script], capture_output=True, text=True, env=env,
+                          timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert [line.split("\t")[0] for line in proc.stdout.splitlines()] == ["classify"]
