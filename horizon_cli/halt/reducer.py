@@ -44,6 +44,13 @@ CAMEL_ALIASES = {
 }
 
 
+_COUNTS = (
+    "max_iterations", "no_progress_limit", "repeated_failure_limit",
+    "max_tool_calls_per_iteration", "stuck_repeat", "ping_pong_window",
+)
+_MINIMUM = {"max_tool_calls_per_iteration": 0, "ping_pong_window": 2}  # others: 1
+
+
 @dataclass(frozen=True, slots=True)
 class HaltConfig:
     """Limits of the halt controller. Extensions default to off (seed semantics)."""
@@ -58,20 +65,16 @@ class HaltConfig:
     ping_pong_window: int = 6
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "delivery":
-                if value not in DELIVERIES:
-                    raise ConfigError(f"delivery: {value!r} is not one of once, sticky")
-            elif f.name == "stuck_detection":
-                if not isinstance(value, bool):
-                    raise ConfigError(f"stuck_detection: expected a boolean, got {value!r}")
-            elif isinstance(value, bool) or not isinstance(value, int):
-                raise ConfigError(f"{f.name}: expected an integer, got {value!r}")
-            elif value < (0 if f.name == "max_tool_calls_per_iteration" else 1):
-                raise ConfigError(f"{f.name}: must be at least {0 if f.name.startswith('max_tool') else 1}, got {value}")
-        if self.ping_pong_window < 2:
-            raise ConfigError(f"ping_pong_window: must be at least 2, got {self.ping_pong_window}")
+        if self.delivery not in DELIVERIES:
+            raise ConfigError(f"delivery: {self.delivery!r} is not one of {', '.join(DELIVERIES)}")
+        if not isinstance(self.stuck_detection, bool):
+            raise ConfigError(f"stuck_detection: expected a boolean, got {self.stuck_detection!r}")
+        for name in _COUNTS:
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ConfigError(f"{name}: expected an integer, got {value!r}")
+            if value < _MINIMUM.get(name, 1):
+                raise ConfigError(f"{name}: must be at least {_MINIMUM.get(name, 1)}, got {value}")
 
     @classmethod
     def from_mapping(cls, table: Mapping[str, Any], **overrides: Any) -> HaltConfig:

@@ -148,7 +148,7 @@ HALT = Table(
         "delivery": Scalar(str, choices=("once", "sticky")),
         "stuck_detection": Scalar(bool),
         "stuck_repeat": POSITIVE,
-        "ping_pong_window": POSITIVE,
+        "ping_pong_window": Scalar(int, minimum=2),  # alternation needs two steps
     }
 )
 
