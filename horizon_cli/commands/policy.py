@@ -10,7 +10,7 @@ GROUP_EPILOG = """\b
 Examples:
   horizon policy show                       the merged policy as TOML
   horizon policy show --sources             which files were layered, lowest first
-  horizon policy show --policy strict --format json | jq .classify
+  horizon policy show --policy ci.toml --format json | jq .classify
   horizon policy check .horizon.toml        validate and test the rule examples
 
 \b
@@ -59,7 +59,7 @@ def policy() -> None:
     """Show the effective policy, or check policy files and their rule examples."""
 
 
-@policy.command(epilog=SHOW_EPILOG)
+@policy.command(epilog=SHOW_EPILOG, short_help="Print the effective merged policy as TOML (or JSON).")
 @click.option("--sources", is_flag=True, help="List the layers (lowest first) instead of the merged policy.")
 @format_option("toml", "json", default="toml")
 @policy_options
@@ -82,7 +82,7 @@ def show(sources: bool, output_format: str, policies, no_config) -> None:
         click.echo(header + "\n" + dumps(effective.data), nl=False)
 
 
-@policy.command(epilog=CHECK_EPILOG)
+@policy.command(epilog=CHECK_EPILOG, short_help="Validate policy files and test their rule examples.")
 @click.argument("files", nargs=-1, metavar="[FILE]...")
 @format_option("text", "json", "jsonl")
 @color_option
