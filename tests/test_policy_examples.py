@@ -119,6 +119,9 @@ def test_check_file_invalid(tmp_path):
     broken = tmp_path / "broken.toml"
     broken.write_text("[rules\n", encoding="utf-8")
     assert check_file(str(broken), _fake_for({})).error.startswith(f"{broken}: invalid TOML:")
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"\xff\xfe[halt]\n")
+    assert check_file(str(binary), _fake_for({})).error == f"{binary}: invalid TOML: not valid UTF-8 (byte 0)"
 
 
 def test_check_file_pyproject(tmp_path):

@@ -71,6 +71,8 @@ def read_toml(path: Path) -> dict[str, Any]:
         raise PolicyError(f"cannot read policy: {exc.strerror}", path=str(path)) from None
     except tomllib.TOMLDecodeError as exc:
         raise PolicyError(f"invalid TOML: {exc}", path=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise PolicyError(f"invalid TOML: not valid UTF-8 (byte {exc.start})", path=str(path)) from None
 
 
 def discover_config(start: Path) -> tuple[str, dict[str, Any]] | None:
