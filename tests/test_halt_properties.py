@@ -106,13 +106,15 @@ def test_halts_only_on_before_model_and_never_twice_in_once_mode(config, log):
 @given(config=configs, log=st.lists(actions(), max_size=30))
 def test_trace_records_are_the_state_and_decision_as_json(config, log):
     """The hand-templated jsonl encoder writes exactly what a plain JSON encoding would."""
-    from horizon_cli.halt.render import TraceEncoder
+    from horizon_cli.halt.render import TraceWriter
     from horizon_cli.halt.statefile import state_to_dict
 
-    encode, state = TraceEncoder(), INITIAL_STATE
+    written: list[bytes] = []
+    write, state = TraceWriter(written.append), INITIAL_STATE
     for line, action in enumerate(log, start=1):
         state, decision = step(config, state, action)
-        record = orjson.loads(encode(line, orjson.dumps(action) + b"\n", action, state, decision))
+        write(line, orjson.dumps(action) + b"\n", action, state, decision)
+        record = orjson.loads(written[-1])
         assert record == {
             "line": line, "type": action["type"], "halt": decision.halt, "reason": decision.reason,
             "iteration": decision.iteration, "handoff": decision.handoff,

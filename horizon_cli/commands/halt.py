@@ -173,14 +173,9 @@ def _run_transcript(path, input_format, config, state, stop_at_halt, hook):
 
 
 def _trace_hook(out):
-    from horizon_cli.halt.render import TraceEncoder
+    from horizon_cli.halt.render import TraceWriter
 
-    write, encode = out.write, TraceEncoder()
-
-    def hook(line, raw, action, state, decision):
-        write(encode(line, raw, action, state, decision))
-
-    return hook
+    return TraceWriter(out.write)
 
 
 def _report(out, output_format, result, source, color, unit):

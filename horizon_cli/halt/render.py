@@ -75,61 +75,67 @@ def counters(state: HaltState) -> str:
 
 def trace_line(line: int, raw: bytes | str, action: dict, state: HaltState, decision: Decision) -> bytes:
     """One ``--format jsonl`` record; the input action is copied verbatim, unknown fields and all."""
-    return TraceEncoder()(line, raw, action, state, decision)
+    chunks: list[bytes] = []
+    TraceWriter(chunks.append)(line, raw, action, state, decision)
+    return chunks[0]
 
 
 _BOOL = {True: b"true", False: b"false"}
 _TEMPLATE = b'{"line":%d,"type":%b,"halt":%b,"reason":%b,"iteration":%d,"handoff":%b,"state":%b,"action":%b}\n'
-
-
 _STATE_TEMPLATE = (
     b'{"failureRepeat":%d,"iteration":%d,"lastFailure":%b,"lastProgress":%b,"pending":%b,"staleCount":%d}'
 )
 _MEMO_LIMIT = 4096
 
 
-class TraceEncoder:
-    """Encodes trace records; reuses the state's JSON while the state object is unchanged.
+class TraceWriter:
+    """A replay ``on_step`` hook that writes one trace record per action to ``write``.
 
-    Most actions (a ``before_model`` that proceeds, an uncounted ``tool_call``)
-    return the very same state object, so caching by identity halves the work.
+    Hand-templated because it runs once per action on million-line logs. The
+    state's JSON is reused while the state object is unchanged (a
+    ``before_model`` that proceeds returns the very same object), and JSON
+    strings are memoised: action types and reasons come from small fixed sets,
+    and signatures repeat (that is what the controller looks for). The memo is
+    emptied past a bound, so memory stays flat.
     """
 
-    __slots__ = ("_state", "_state_json", "_strings")
+    __slots__ = ("_write", "_state", "_state_json", "_strings")
 
-    def __init__(self) -> None:
+    def __init__(self, write: Callable[[bytes], object]) -> None:
+        self._write = write
         self._state: HaltState | None = None
         self._state_json = b""
         self._strings: dict[object, bytes] = {None: b"null"}
 
-    def __call__(self, line: int, raw: bytes | str, action: dict, state: HaltState, decision: Decision) -> bytes:
+    def __call__(self, line: int, raw: bytes | str, action: dict, state: HaltState, decision: Decision) -> None:
         if state is not self._state:
             self._state, self._state_json = state, self._encode_state(state)
         if raw:
             body = raw.strip() if isinstance(raw, bytes) else raw.strip().encode("utf-8", "surrogateescape")
         else:
             body = orjson.dumps(action)
-        return _TEMPLATE % (
-            line, self._string(action.get("type")), _BOOL[decision.halt], self._string(decision.reason),
-            decision.iteration, _BOOL[decision.handoff], self._state_json, body,
+        strings, kind, reason = self._strings, action["type"], decision.reason
+        self._write(
+            _TEMPLATE % (
+                line, strings.get(kind) or self._string(kind), _BOOL[decision.halt],
+                strings.get(reason) or self._string(reason), decision.iteration, _BOOL[decision.handoff],
+                self._state_json, body,
+            )
         )
 
     def _encode_state(self, state: HaltState) -> bytes:
         if state.tool_calls or state.halted is not None or state.recent:
             return orjson.dumps(state_to_dict(state))
-        # The seed-only shape, key order as state_to_dict writes it.
+        # The seed-only shape, in state_to_dict's key order.
+        strings, failure, progress, pending = self._strings, state.last_failure, state.last_progress, state.pending
         return _STATE_TEMPLATE % (
-            state.failure_repeat, state.iteration, self._string(state.last_failure),
-            self._string(state.last_progress), self._string(state.pending), state.stale_count,
+            state.failure_repeat, state.iteration, strings.get(failure) or self._string(failure),
+            strings.get(progress) or self._string(progress), strings.get(pending) or self._string(pending),
+            state.stale_count,
         )
 
     def _string(self, value: object) -> bytes:
-        # Action types and reasons come from small fixed sets: encode each once.
-        # Signatures repeat too (that is what the controller looks for), so they
-        # share the memo, which is emptied past a bound to keep memory flat.
-        encoded = self._strings.get(value)
-        if encoded is None:
-            if len(self._strings) >= _MEMO_LIMIT:
-                self._strings = {None: b"null"}
-            encoded = self._strings[value] = orjson.dumps(value)
+        if len(self._strings) >= _MEMO_LIMIT:
+            self._strings = {None: b"null"}
+        encoded = self._strings[value] = orjson.dumps(value)
         return encoded

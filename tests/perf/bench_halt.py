@@ -12,6 +12,10 @@ an observe-only log, then reports for each:
 * peak RSS of the CLI on a tenth of the log and on the whole log, to show
   memory does not grow with the log.
 
+Wall and CPU time are both shown: on a shared machine CPU time (the child's
+own rusage for the CLI) is the steadier figure. The ratio is CPU time over
+orjson's.
+
 Prints figures only; nothing here asserts a time.
 """
 
@@ -36,7 +40,8 @@ try:
 except SystemExit:
     pass
 sys.stdout.flush()
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+usage = resource.getrusage(resource.RUSAGE_SELF)
+print(usage.ru_maxrss, usage.ru_utime + usage.ru_stime, file=sys.stderr)
 """
 
 
@@ -55,13 +60,16 @@ def generate(path: Path, count: int, observe_only: bool, seed: int = 7) -> None:
             handle.write(orjson.dumps(action) + b"\n")
 
 
-def best_of(repeat: int, func) -> float:
-    times = []
+def best_of(repeat: int, func) -> tuple[float, float]:
+    """Best (wall, CPU) seconds over ``repeat`` runs. ``func`` may return its own CPU time
+    (a child process); otherwise this process's CPU time is measured."""
+    runs = []
     for _ in range(repeat):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return min(times)
+        wall, cpu = time.perf_counter(), time.process_time()
+        child_cpu = func()
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        runs.append((wall, child_cpu if isinstance(child_cpu, float) else cpu))
+    return min(w for w, _ in runs), min(c for _, c in runs)
 
 
 def orjson_only(path: Path) -> None:
@@ -79,8 +87,17 @@ def library(path: Path) -> None:
         replay(handle, str(path), HaltConfig())
 
 
-def cli(path: Path, *extra: str) -> int:
-    """Run the CLI in a fresh process; returns its peak RSS in KiB."""
+def cli(path: Path, *extra: str) -> float:
+    """Run the CLI in a fresh process; returns its CPU seconds."""
+    return _child(path, *extra)[1]
+
+
+def peak_rss(path: Path, *extra: str) -> int:
+    """Peak RSS in KiB of the CLI run in a fresh process."""
+    return _child(path, *extra)[0]
+
+
+def _child(path: Path, *extra: str) -> tuple[int, float]:
     with open(os.devnull, "wb") as sink:
         proc = subprocess.run(
             [sys.executable, "-c", CHILD, "halt", "--no-config", *extra, str(path)],
@@ -88,12 +105,14 @@ def cli(path: Path, *extra: str) -> int:
         )
     if proc.returncode != 0:
         raise SystemExit(f"horizon halt failed: {proc.stderr.decode()}")
-    return int(proc.stderr.decode().strip().splitlines()[-1])
+    rss, cpu = proc.stderr.decode().strip().splitlines()[-1].split()
+    return int(rss), float(cpu)
 
 
-def report(label: str, count: int, seconds: float, floor: float | None = None) -> None:
-    extra = f"  ({seconds / floor:4.1f}x orjson alone)" if floor else ""
-    print(f"  {label:<34} {seconds:7.3f} s  {count / seconds:>11,.0f} actions/s{extra}")
+def report(label: str, count: int, times: tuple[float, float], floor: tuple[float, float] | None = None) -> None:
+    wall, cpu = times
+    extra = f"  {cpu / floor[1]:4.1f}x orjson" if floor else ""
+    print(f"  {label:<32} wall {wall:6.2f} s {count / wall:>10,.0f}/s   cpu {cpu:6.2f} s {count / cpu:>10,.0f}/s{extra}")
 
 
 def bench(path: Path, count: int, repeat: int) -> None:
@@ -101,7 +120,7 @@ def bench(path: Path, count: int, repeat: int) -> None:
     report("orjson alone (read + loads)", count, floor)
     report("library replay (in process)", count, best_of(repeat, lambda: library(path)), floor)
     report("CLI summary (fresh process)", count, best_of(repeat, lambda: cli(path)), floor)
-    report("CLI --format jsonl > /dev/null", count, best_of(repeat, lambda: cli(path, "--format", "jsonl")), floor)
+    report("CLI --format jsonl >/dev/null", count, best_of(repeat, lambda: cli(path, "--format", "jsonl")), floor)
 
 
 def memory(directory: Path, count: int) -> None:
@@ -109,7 +128,7 @@ def memory(directory: Path, count: int) -> None:
     generate(small, max(count // 10, 1), observe_only=False)
     big = directory / "mixed.jsonl"
     for fmt in ("text", "jsonl"):
-        rss_small, rss_big = cli(small, "--format", fmt), cli(big, "--format", fmt)
+        rss_small, rss_big = peak_rss(small, "--format", fmt), peak_rss(big, "--format", fmt)
         print(f"  peak RSS --format {fmt:<5}: {rss_small / 1024:6.1f} MiB at {count // 10:,} actions, "
               f"{rss_big / 1024:6.1f} MiB at {count:,}")
 
