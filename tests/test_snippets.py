@@ -219,3 +219,26 @@ def test_script_block_roundtrip(prefix, body, indent):
     assert snippet.text == "\n".join(body) + "\n"
     assert snippet.line == len(prefix) + 2
     assert snippet.col == indent + 1
+
+
+_command = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=25).filter(
+    lambda s: s.strip() and not s.endswith("\\") and "```" not in s
+)
+_output = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), max_size=25).filter(
+    lambda s: not s.lstrip(" ").startswith(("$", ">")) and "```" not in s
+)
+
+
+@given(st.lists(st.tuples(_command, st.lists(_output, max_size=2), st.integers(0, 2)), min_size=1, max_size=5))
+def test_console_commands_roundtrip(session):
+    # Invariant: every prompted command comes back exactly once, output lines never do,
+    # and line/col point at the command's first character in the file.
+    lines = ["```console"]
+    for command, outputs, indent in session:
+        lines.append(" " * indent + "$ " + command)
+        lines.extend(outputs)
+    lines.append("```")
+    snippets = extract_snippets("s.md", "\n".join(lines) + "\n")
+    assert [s.text for s in snippets] == [command for command, _, _ in session]
+    for snippet in snippets:
+        assert lines[snippet.line - 1][snippet.col - 1:] == snippet.text
