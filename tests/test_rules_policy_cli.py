@@ -175,6 +175,8 @@ def test_policy_show_roundtrips_and_layers(builtin, run_cli, tmp_path):
     assert (code, out) == (0, f"built-in:default\n{builtin / '.horizon.toml'}\nbuilt-in:strict\n")
     _, no_config, _ = run_cli(["policy", "show", "--sources", "--no-config"])
     assert no_config == "built-in:default\n"
+    _, as_json, _ = run_cli(["policy", "show", "--sources", "--no-config", "--format", "json"])
+    assert json.loads(as_json) == ["built-in:default"]
 
 
 def test_policy_show_json(builtin, run_cli):

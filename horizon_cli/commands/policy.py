@@ -23,7 +23,8 @@ Exit codes:
 SHOW_EPILOG = """\b
 The output is valid TOML: `horizon policy show > .horizon.toml` gives a
 self-contained policy equal to the effective one. With --format json the
-same tables are printed as one JSON object.
+same tables are printed as one JSON object (with --sources: an array of the
+layer names, lowest first; shipped policies show as built-in:NAME).
 
 \b
 Exit codes:
@@ -69,12 +70,13 @@ def show(sources: bool, output_format: str, policies, no_config) -> None:
 
     effective = load_policy_for(policies, no_config)
     names = [display_source(s) for s in effective.sources]
-    if sources:
-        click.echo("".join(f"{name}\n" for name in names), nl=False)
-    elif output_format == "json":
+    if output_format == "json":
         import orjson
 
-        click.echo(orjson.dumps(dict(effective.data), option=orjson.OPT_INDENT_2).decode())
+        payload = names if sources else dict(effective.data)
+        click.echo(orjson.dumps(payload, option=orjson.OPT_INDENT_2).decode())
+    elif sources:
+        click.echo("".join(f"{name}\n" for name in names), nl=False)
     else:
         from horizon_cli.policy.tomlwrite import dumps
 
