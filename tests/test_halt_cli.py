@@ -215,3 +215,21 @@ def test_reader_going_away_is_not_reported_as_a_halt(tmp_path):
     proc.stdout.close()
     assert proc.wait(timeout=60) == 0
     assert proc.stderr.read() == b""
+
+
+@pytest.mark.parametrize("k", range(len(LOG.splitlines()) + 1))
+def test_cli_resume_at_every_split_point_equals_one_run(halt, tmp_path, k):
+    """The CLI form of the resume property: files, atomic sealed writes, verification."""
+    lines = LOG.splitlines(keepends=True)
+    (tmp_path / "a.jsonl").write_text("".join(lines[:k]))
+    (tmp_path / "b.jsonl").write_text("".join(lines[k:]))
+    (tmp_path / "all.jsonl").write_text(LOG)
+    code_a, first, _ = halt("--state-out", "s.json", "--format", "jsonl", "a.jsonl")
+    code_b, rest, _ = halt("--state-in", "s.json", "--state-out", "end.json", "--format", "jsonl", "b.jsonl")
+    code, whole, _ = halt("--state-out", "whole.json", "--format", "jsonl", "all.jsonl")
+    strip = [{key: r[key] for key in ("halt", "reason", "iteration", "state", "action")}
+             for r in map(json.loads, (first + rest).splitlines())]
+    assert strip == [{key: r[key] for key in ("halt", "reason", "iteration", "state", "action")}
+                     for r in map(json.loads, whole.splitlines())]
+    assert max(code_a, code_b) == code
+    assert (tmp_path / "end.json").read_text() == (tmp_path / "whole.json").read_text()
