@@ -158,6 +158,23 @@ def test_tool_pair_is_never_split():
     assert kept[-2:] == ["3", "4"] and result.covers["events"] == 1  # only "2" summarized; "1" held
 
 
+def test_long_running_call_moves_the_cut_back_past_the_window():
+    """The call left the keep-recent window long before its result: the range is redone exactly."""
+    rows = [{"event": "message", "id": "q", "role": "user", "text": "start " * 30},
+            {"event": "message", "id": "a1", "role": "assistant", "text": "planning " * 30},
+            {"event": "message", "id": "a2", "role": "assistant", "text": "decided to use /opt/build.sh"},
+            {"event": "tool_call", "id": "c", "role": "assistant", "calls": [{"id": "slow", "name": "build", "arguments": {}}]}]
+    rows += [{"event": "message", "id": f"m{n}", "role": "assistant", "text": f"waiting {n} " * 20} for n in range(12)]
+    rows += [{"event": "tool_result", "id": "r", "results": [{"call_id": "slow", "output": "built sha256:" + "ab" * 32}]},
+             {"event": "message", "id": "end", "role": "assistant", "text": "done"}]
+    data = b"".join(orjson.dumps(r) + b"\n" for r in rows)
+    out, result = run_lib(data, threshold_tokens=1, keep_recent=2)
+    ids = [e.id for e in events(out)]
+    assert ids[0].startswith("horizon-summary") and ids[1:3] == ["q", "c"] and ids[-2:] == ["r", "end"]
+    assert result.compacted and result.plan.cut == 3 and result.covers["events"] == 2
+    assert (result.covers["first_id"], result.covers["last_id"], result.covers["held_line"]) == ("a1", "a2", 1)
+
+
 def test_claude_message_id_groups_are_not_split():
     base = {"type": "assistant", "sessionId": "s"}
     rows = [

@@ -67,17 +67,25 @@ def is_content(event: Event) -> bool:
     return not is_pinned(event)
 
 
-def scan(events: Iterable[Event]) -> Scan:
-    result = Scan()
-    pending: dict[str, int] = {}
-    groups: OrderedDict[str, int] = OrderedDict()
-    for index, event in enumerate(events):
+class Scanner:
+    """Feed events one at a time; ``result`` is the :class:`Scan` so far."""
+
+    def __init__(self) -> None:
+        self.result = Scan()
+        self._pending: dict[str, int] = {}
+        self._groups: OrderedDict[str, int] = OrderedDict()
+
+    def feed(self, event: Event) -> int:
+        """Record one event; returns its index."""
+        result = self.result
+        index = len(result.lines)
         result.format = event.format
         result.lines.append(event.line)
         tokens = estimate_tokens(event) if event.kind != META else 0
         result.tokens.append(tokens)
-        result.content.append(1 if is_content(event) else 0)
-        _link(result.links, index, event, pending, groups)
+        result.content.append(0 if is_pinned(event) else 1)
+        if event.tool_calls or event.tool_results or event.group:
+            _link(result.links, index, event, self._pending, self._groups)
         if event.is_question:
             result.last_question = index
         reported = usage_tokens(event.usage)
@@ -85,7 +93,14 @@ def scan(events: Iterable[Event]) -> Scan:
             result.usage, result.tokens_since_usage = reported, 0
         else:
             result.tokens_since_usage += tokens
-    return result
+        return index
+
+
+def scan(events: Iterable[Event]) -> Scan:
+    scanner = Scanner()
+    for event in events:
+        scanner.feed(event)
+    return scanner.result
 
 
 def _link(links: array, index: int, event: Event, pending: dict[str, int], groups: OrderedDict) -> None:

@@ -23,8 +23,8 @@ class FactLog:
 
     def __init__(self, path: str | None):
         self.path = path
-        self._known: set[tuple[str, str]] = set()
-        self._new: list[Fact] = []
+        self._known: set[tuple[str, str]] = set()  # already in the file
+        self._new: dict[tuple[str, str], Fact] = {}
         if path is not None:
             self._load(path)
 
@@ -48,14 +48,20 @@ class FactLog:
                     raise FlushError("not a horizon facts file (expected JSONL with fact and kind)", path=path, line=number) from None
 
     def add(self, facts: Iterable[Fact]) -> None:
+        """Remember new facts; a value seen twice keeps its earliest source line
+        (the live-question candidate can be handed over after later events)."""
         for fact in facts:
-            if fact.key not in self._known:
-                self._known.add(fact.key)
-                self._new.append(fact)
+            key = fact.key
+            if key in self._known:
+                continue
+            seen = self._new.get(key)
+            if seen is None or fact.line < seen.line:
+                self._new[key] = fact
 
     @property
     def new(self) -> list[Fact]:
-        return self._new
+        """The new facts in file order."""
+        return sorted(self._new.values(), key=lambda fact: fact.line)
 
     def flush(self, source: str) -> int:
         """Append the new facts and fsync; returns how many were written.
@@ -64,7 +70,7 @@ class FactLog:
         """
         if self.path is None or not self._new:
             return 0
-        data = b"".join(orjson.dumps(f.record(source)) + b"\n" for f in self._new)
+        data = b"".join(orjson.dumps(f.record(source)) + b"\n" for f in self.new)
         try:
             _append_all_or_nothing(self.path, data)
         except OSError as exc:

@@ -1,38 +1,41 @@
 """The compaction pipeline, in its invariant order: decide -> prune -> flush -> summarize -> splice.
 
-Streaming over a seekable input in three passes: decide (scan the whole file,
-integers only), range (prune, extract facts, feed the summary state, spool
-the pruned events for an external summarizer), then — after the flush has
-succeeded and the summary exists — splice (write the output). Nothing is
-written to ``output`` before the flush and the summary have both succeeded.
+One parsing pass over a seekable input does the decide scan and, for events
+that have already left the keep-recent window (so are certainly before the
+cut), the range work (prune, extract facts, summary state) — holding only the
+window in memory. Should the final cut land earlier than that speculation
+(a kept tool result whose call left the window long ago), the range work is
+redone in a second pass. Then: flush the facts (fsync), summarize, hash the
+covered lines in a raw pass, and splice. ``output`` is written only after the
+flush and the summary have both succeeded.
 """
 
 from __future__ import annotations
 
+import hashlib
 import shutil
-import tempfile
 from array import array
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
 import orjson
 
-from horizon_cli.compaction.decide import Plan, Scan, is_pinned, plan, scan
+from horizon_cli.compaction.decide import Plan, Scan, Scanner, is_content, is_pinned, plan, scan
 from horizon_cli.compaction.external import run_summarizer
-from horizon_cli.compaction.facts import Fact, extract_facts
-from horizon_cli.compaction.flush import FactLog
-from horizon_cli.compaction.prune import prune_event
-from horizon_cli.compaction.splice import Covers, covers_text, summary_lines
-from horizon_cli.compaction.summarize import BANNER, SummaryBuilder, strip_banner
-from horizon_cli.errors import FlushError
-from horizon_cli.transcript import horizon as horizon_format
+from horizon_cli.compaction.facts import extract_facts
+from horizon_cli.compaction.splice import covers_text, summary_lines
+from horizon_cli.compaction.summarize import BANNER, strip_banner
+from horizon_cli.compaction.work import Extractor, RangeWork
 from horizon_cli.transcript.model import Event
 from horizon_cli.transcript.reader import read_transcript
 
 Progress = Callable[[str, int, int], None]  # (phase, bytes done, bytes total)
-Extractor = Callable[[Event], list[Fact]]
 _PROGRESS_STEP = 1 << 22
+# Events held in memory beyond the keep-recent window, so that moving the cut
+# back to a kept result's call rarely reaches what was already taken.
+_MARGIN = 64
 _COPY_CHUNK = 1 << 20
 
 
@@ -81,8 +84,11 @@ class Result:
 
 def check(source: BinaryIO, name: str, options: Options, progress: Progress | None = None) -> Result:
     """Decide only: is the transcript over the threshold? Reads the input once."""
-    result, _, _ = _decide(source, name, options, progress)
-    return result
+    if _is_empty(source):
+        return Result(name, options.input_format, None)
+    source.seek(0)
+    found = scan(read_transcript(_lines(source, None, "scan", _size(source), progress), name, options.input_format))
+    return Result(name, found.format, plan(found, options.threshold_tokens, options.keep_recent))
 
 
 def compact(
@@ -96,122 +102,171 @@ def compact(
     """Compact ``source`` (seekable, binary) into ``output``.
 
     Under the threshold, or with nothing to summarize, ``output`` receives the
-    input byte for byte. Raises :class:`FlushError` (nothing written to
-    ``output``, facts file unchanged) when the flush or the summarizer fails.
+    input byte for byte. Raises :class:`~horizon_cli.errors.FlushError`
+    (nothing written to ``output``, facts file unchanged) when the fact
+    extraction, the flush or the summarizer fails.
     """
-    result, found, offsets = _decide(source, name, options, progress)
-    if found is None or result.plan is None or not result.plan.compacts:
+    if _is_empty(source):
         _copy(source, output, 0)
-        return result
-    return _compact_range(source, name, output, options, result, found, offsets, progress, extract)
-
-
-def _decide(source: BinaryIO, name: str, options: Options, progress: Progress | None):
+        return Result(name, options.input_format, None)
     offsets = array("q")
-    total = _size(source)
-    if total == 0 or not _has_content(source):
-        return Result(name, options.input_format, None), None, offsets
-    source.seek(0)
-    found = scan(read_transcript(_lines(source, offsets, "scan", total, progress), name, options.input_format))
-    decision = plan(found, options.threshold_tokens, options.keep_recent)
-    return Result(name, found.format, decision), found, offsets
+    work = RangeWork(name, options.prune_chars, options.facts_out, bool(options.summarizer), extract)
+    try:
+        found, decision, held = _single_pass(source, name, options, offsets, work, progress)
+        result = Result(name, found.format, decision)
+        if not decision.compacts:
+            _copy(source, output, 0)
+            return result
+        if held is False:  # the speculation went past the cut: redo the range exactly
+            work.close()
+            work = RangeWork(name, options.prune_chars, options.facts_out, bool(options.summarizer), extract)
+            held = _range_pass(source, name, found, decision, work, progress)
+        return _finish(source, name, output, options, result, found, decision, held, offsets, work, progress)
+    finally:
+        work.close()
 
 
-def _compact_range(source, name, output, options, result, found: Scan, offsets, progress, extract) -> Result:
-    decision = result.plan
-    facts = FactLog(options.facts_out)
-    builder = SummaryBuilder()
-    covers = Covers()
-    held: Event | None = None
-    pinned_tokens = 0
-    first_raw: dict | None = None
-    total = _size(source)
-    with tempfile.SpooledTemporaryFile(max_size=8 << 20) as passthrough, tempfile.TemporaryFile() as spool:
-        source.seek(0)
-        events = read_transcript(_lines(source, None, "summarize", total, progress), name, found.format)
-        for index, event in zip(range(decision.cut), events):
-            if first_raw is None:
-                first_raw = _object(event.raw)
-            if index == decision.held:
-                held = event
-            elif is_pinned(event):
-                if not event.mirror:  # metadata passes through; UI echoes go with their content
-                    passthrough.write(_line(event.raw))
-                    pinned_tokens += found.tokens[index]
-            else:
-                _take(event, options, covers, facts, builder, spool, extract, name)
-        # flush: facts are durable before anything lossy happens.
-        result.facts_found = len(facts.new)
-        result.facts_flushed = facts.flush(name)
-        # summarize
-        if options.summarizer:
-            spool.flush()
-            body = strip_banner(run_summarizer(options.summarizer, spool, options.summarizer_timeout))
-            text, kind = f"{BANNER}\n\n{body}", "external"
+def _single_pass(source, name, options, offsets, work: RangeWork, progress):
+    """Scan everything; take events that left the keep-recent window as they go.
+
+    Returns ``(scan, plan, held)`` where ``held`` is the live-question event,
+    ``None``, or ``False`` when the speculation must be redone.
+    """
+    scanner = Scanner()
+    keep = options.keep_recent + _MARGIN
+    window: deque[tuple[int, Event]] = deque()
+    in_window = 0  # content events in the window
+    pending: Event | None = None  # a question that left the window and may be the live one
+    taken = 0  # every index below this was handed to ``work`` (or is ``pending``)
+
+    def leave(index: int, event: Event) -> None:
+        nonlocal pending
+        if not content[index]:
+            work.pin(event, tokens[index])
+        elif event.is_question and scanner.result.last_question == index:
+            if pending is not None:
+                work.take(pending)
+            pending = event
         else:
-            builder.add_facts(facts.new)
-            text, kind = builder.render(), "builtin"
-        record = covers.record(held, kind)
-        text = f"{text}\n\n{covers_text(record)}"
-        # splice
-        context = {
-            "append_only": options.append_only,
-            "first_raw": first_raw or {},
-            "last_uuid": None,
-            "last_timestamp": None,
-        }
-        summary = summary_lines(found.format, text, record, _with_tail(context, source, offsets, found))
-        _splice(source, output, options, passthrough, summary, held, offsets, found, decision)
+            work.take(event)
+
+    content, tokens = scanner.result.content, scanner.result.tokens
+    source.seek(0)
+    events = read_transcript(_lines(source, offsets, "compact", _size(source), progress), name, options.input_format)
+    for event in events:
+        index = scanner.feed(event)
+        if pending is not None and event.is_question:
+            work.take(pending)  # a newer question: the held-back one is not the live one
+            pending = None
+        window.append((index, event))
+        in_window += content[index]
+        while in_window > keep or (window and in_window == keep and not content[window[0][0]]):
+            left_index, left = window.popleft()
+            in_window -= content[left_index]
+            leave(left_index, left)
+            taken = left_index + 1
+    found = scanner.result
+    decision = plan(found, options.threshold_tokens, options.keep_recent)
+    if not decision.compacts:
+        return found, decision, None
+    if decision.cut < taken:
+        return found, decision, False
+    for index, event in window:
+        if index >= decision.cut:
+            break
+        leave(index, event)
+    held = pending
+    assert (held.line if held else None) == (found.lines[decision.held] if decision.held is not None else None)
+    return found, decision, held
+
+
+def _range_pass(source, name, found: Scan, decision: Plan, work: RangeWork, progress) -> Event | None:
+    """The exact (non-speculative) range work: a second parse of ``[0, cut)``."""
+    held = None
+    source.seek(0)
+    events = read_transcript(_lines(source, None, "summarize", _size(source), progress), name, found.format)
+    for index, event in zip(range(decision.cut), events):
+        if index == decision.held:
+            held = event
+        elif is_pinned(event):
+            work.pin(event, found.tokens[index])
+        else:
+            work.take(event)
+    return held
+
+
+def _finish(source, name, output, options, result, found, decision, held, offsets, work: RangeWork, progress) -> Result:
+    # flush: the facts are durable before anything lossy happens.
+    result.facts_found = len(work.facts.new)
+    result.facts_flushed = work.facts.flush(name)
+    # summarize
+    if options.summarizer:
+        work.spool.flush()
+        body = strip_banner(run_summarizer(options.summarizer, work.spool, options.summarizer_timeout))
+        text, kind = f"{BANNER}\n\n{body}", "external"
+    else:
+        work.builder.add_facts(work.facts.new)
+        text, kind = work.builder.render(), "builtin"
+    record = work.covers.record(held, kind, _covered_digest(source, found, decision, progress))
+    text = f"{text}\n\n{covers_text(record)}"
+    # splice
+    context = _context(source, offsets, found, options.append_only)
+    summary = summary_lines(found.format, text, record, context)
+    _splice(source, output, options, work, summary, held, offsets, found, decision)
     result.compacted = True
     result.covers = record
     kept = sum(found.tokens[decision.cut:]) + (found.tokens[decision.held] if decision.held is not None else 0)
-    result.tokens_after = (len(text) + 3) // 4 + kept + pinned_tokens
+    result.tokens_after = (len(text) + 3) // 4 + kept + work.pinned_tokens
     return result
 
 
-def _take(event, options, covers, facts, builder, spool, extract, name) -> None:
-    """One summarized event: prune it, extract its facts, feed the summary and the spool."""
-    covers.add(event)
-    pruned = prune_event(event, options.prune_chars)
-    try:
-        found = extract(pruned)
-    except Exception as exc:  # noqa: BLE001 - any extractor failure must stop the lossy step
-        raise FlushError(f"fact extraction failed: {type(exc).__name__}: {exc}; nothing was compacted",
-                         path=name, line=event.line) from None
-    facts.add(found)
-    builder.add(pruned)
-    if options.summarizer:
-        spool.write(orjson.dumps(horizon_format.to_record(pruned)) + b"\n")
+def _covered_digest(source: BinaryIO, found: Scan, decision: Plan, progress) -> str:
+    """sha256 over the covered lines' bytes in file order (a raw pass, no parsing)."""
+    digest = hashlib.sha256()
+    lines, content, index = found.lines, found.content, 0
+    source.seek(0)
+    for number, raw in enumerate(_lines(source, None, "hash", _size(source), progress), start=1):
+        if index >= decision.cut:
+            break
+        if number == lines[index]:
+            if content[index] and index != decision.held:
+                digest.update(raw)
+            index += 1
+    return digest.hexdigest()
 
 
-def _with_tail(context: dict, source: BinaryIO, offsets: array, found: Scan) -> dict:
-    """Add the last event's id and timestamp (append-only summaries chain after it)."""
-    if not offsets:
-        return context
-    last_line = found.lines[-1]
-    source.seek(offsets[last_line - 1])
-    raw = source.readline()
+def _context(source: BinaryIO, offsets: array, found: Scan, append_only: bool) -> dict:
+    """What an adapter needs to shape the summary: the first record, the last event's id and time."""
+    first_raw = _object(_read_line(source, offsets[found.lines[0] - 1]))
+    context = {"append_only": append_only, "first_raw": first_raw or {}, "last_uuid": None, "last_timestamp": None}
+    raw = _read_line(source, offsets[found.lines[-1] - 1])
     for event in read_transcript([raw], "<tail>", found.format):
         context["last_uuid"] = event.id
         context["last_timestamp"] = event.timestamp
     return context
 
 
-def _splice(source, output, options, passthrough, summary, held, offsets, found, decision) -> None:
+def _splice(source, output, options, work: RangeWork, summary: bytes, held, offsets, found, decision) -> None:
     if options.append_only:
         _copy(source, output, 0, ensure_newline=True)
         output.write(summary)
         return
-    passthrough.seek(0)
-    shutil.copyfileobj(passthrough, output, _COPY_CHUNK)
+    work.passthrough.seek(0)
+    shutil.copyfileobj(work.passthrough, output, _COPY_CHUNK)
     output.write(summary)
     if held is not None:
-        output.write(_line(held.raw))
+        output.write(held.raw if held.raw.endswith(b"\n") else held.raw + b"\n")
     if decision.cut < found.events:
         _copy(source, output, offsets[found.lines[decision.cut] - 1])
 
 
 def _lines(source: BinaryIO, offsets: array | None, phase: str, total: int, progress: Progress | None) -> Iterator[bytes]:
+    if offsets is None and progress is None:
+        return iter(source)  # not ``yield from``: closing the generator would close the file
+    return _tracked(source, offsets, phase, total, progress)
+
+
+def _tracked(source: BinaryIO, offsets: array | None, phase: str, total: int, progress: Progress | None) -> Iterator[bytes]:
     position = 0
     next_report = _PROGRESS_STEP
     for raw in source:
@@ -236,8 +291,9 @@ def _copy(source: BinaryIO, output: BinaryIO, start: int, ensure_newline: bool =
         output.write(b"\n")
 
 
-def _line(raw: bytes) -> bytes:
-    return raw if raw.endswith(b"\n") else raw + b"\n"
+def _read_line(source: BinaryIO, offset: int) -> bytes:
+    source.seek(offset)
+    return source.readline()
 
 
 def _object(raw: bytes) -> dict | None:
@@ -255,6 +311,6 @@ def _size(source: BinaryIO) -> int:
     return size
 
 
-def _has_content(source: BinaryIO) -> bool:
+def _is_empty(source: BinaryIO) -> bool:
     source.seek(0)
-    return any(raw.strip() for raw in source)
+    return not any(raw.strip() for raw in source)

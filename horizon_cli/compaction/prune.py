@@ -23,7 +23,10 @@ def prune_output(output: str, limit: int) -> str:
 
 def prune_event(event: Event, limit: int) -> Event:
     """The event with every tool output over ``limit`` characters replaced by the marker."""
-    if not any(len(r.output) > limit for r in event.tool_results):
+    for result in event.tool_results:
+        if len(result.output) > limit:
+            break
+    else:
         return event
     results = [ToolResult(r.call_id, prune_output(r.output, limit), r.is_error) for r in event.tool_results]
     return replace(event, tool_results=results)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from datetime import datetime, timezone
 
 import orjson
@@ -13,26 +12,27 @@ from horizon_cli.transcript.model import Event
 
 
 class Covers:
-    """What a summary replaces: first/last line, id and timestamp, count, and a
-    sha256 over the covered lines' bytes (in order), to find or verify them later."""
+    """What a summary replaces: first/last line, id and timestamp, and the count.
+    The sha256 over the covered lines' bytes (in file order) is added by the
+    pipeline, which hashes them in a raw pass."""
 
     def __init__(self) -> None:
         self.first: Event | None = None
         self.last: Event | None = None
         self.events = 0
-        self._hash = hashlib.sha256()
 
     def add(self, event: Event) -> None:
-        if self.first is None:
+        # The live-question candidate may be handed over late; order by line.
+        if self.first is None or event.line < self.first.line:
             self.first = event
-        self.last = event
+        if self.last is None or event.line > self.last.line:
+            self.last = event
         self.events += 1
-        self._hash.update(event.raw)
 
-    def record(self, held: Event | None, summarizer: str) -> dict:
+    def record(self, held: Event | None, summarizer: str, digest: str) -> dict:
         first, last = self.first, self.last
         assert first is not None and last is not None, "covers needs at least one event"
-        record = {
+        return {
             "first_line": first.line,
             "last_line": last.line,
             "first_id": first.id,
@@ -40,12 +40,11 @@ class Covers:
             "first_timestamp": first.timestamp,
             "last_timestamp": last.timestamp,
             "events": self.events,
-            "sha256": "sha256:" + self._hash.hexdigest(),
+            "sha256": "sha256:" + digest,
             "held_line": held.line if held is not None else None,
             "summarizer": summarizer,
             "generator": f"horizon {__version__}",
         }
-        return record
 
 
 def covers_text(record: dict) -> str:

@@ -171,5 +171,5 @@ def strip_banner(text: str) -> str:
 
 
 def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
+    text = " ".join(text[: limit * 2].split())  # bounded work on long texts
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,64 @@
+"""The per-event work on the summarized range: prune, extract facts, feed the
+summary state, spool for an external summarizer, collect pass-through lines.
+
+Nothing here is durable or visible: the pipeline flushes the facts and writes
+the output only after the whole range has been taken.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+
+import orjson
+
+from horizon_cli.compaction.facts import Fact, extract_facts
+from horizon_cli.compaction.flush import FactLog
+from horizon_cli.compaction.prune import prune_event
+from horizon_cli.compaction.splice import Covers
+from horizon_cli.compaction.summarize import SummaryBuilder
+from horizon_cli.errors import FlushError
+from horizon_cli.transcript import horizon as horizon_format
+from horizon_cli.transcript.model import Event
+
+Extractor = Callable[[Event], list[Fact]]
+
+
+class RangeWork:
+    def __init__(self, name: str, prune_chars: int, facts_out: str | None, spool: bool, extract: Extractor = extract_facts):
+        self.name = name
+        self.prune_chars = prune_chars
+        self.extract = extract
+        self.facts = FactLog(facts_out)
+        self.builder = SummaryBuilder()
+        self.covers = Covers()
+        self.pinned_tokens = 0
+        self.passthrough = tempfile.SpooledTemporaryFile(max_size=8 << 20)
+        self.spool = tempfile.TemporaryFile() if spool else None
+
+    def pin(self, event: Event, tokens: int) -> None:
+        """A line that is never summarized: it goes before the summary, unchanged."""
+        if event.mirror:
+            return  # a UI echo goes with the content it echoes
+        raw = event.raw
+        self.passthrough.write(raw if raw.endswith(b"\n") else raw + b"\n")
+        self.pinned_tokens += tokens
+
+    def take(self, event: Event) -> None:
+        """One summarized event."""
+        self.covers.add(event)
+        pruned = prune_event(event, self.prune_chars)
+        try:
+            found = self.extract(pruned)
+        except Exception as exc:  # noqa: BLE001 - any extractor failure must stop the lossy step
+            raise FlushError(f"fact extraction failed: {type(exc).__name__}: {exc}; nothing was compacted",
+                             path=self.name, line=event.line) from None
+        self.facts.add(found)
+        self.builder.add(pruned)
+        if self.spool is not None:
+            self.spool.write(orjson.dumps(horizon_format.to_record(pruned)) + b"\n")
+
+    def close(self) -> None:
+        self.passthrough.close()
+        if self.spool is not None:
+            self.spool.close()

@@ -1,0 +1,122 @@
+"""Benchmark `horizon compact`: MB/s and peak RSS on a generated transcript.
+
+Usage: python tests/perf/bench_compact.py [--mb 200] [--format claude] [--keep FILE]
+
+Generates a transcript of about ``--mb`` megabytes (user questions, assistant
+text, tool call/result pairs with realistic outputs, some oversized, some
+failing, concrete values sprinkled in), then runs the CLI in a fresh process:
+
+* ``--check`` (the decide pass alone);
+* a full compaction with ``--facts-out`` to a file (output to /dev/null);
+* the same with ``--append-only``.
+
+For each: wall time, MB/s over the input size, and the child's peak RSS
+(``ru_maxrss``). Targets: >= 30 MB/s and peak RSS < 100 MB at 200 MB.
+Prints figures only; nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from test_compact_planted import FORMATS, render  # noqa: E402
+
+# Prose without the extractor's keywords; keyword sentences are added at realistic rates below.
+WORDS = ("the agent reads a long file and thinks about the next step while the build keeps running "
+         "tests pass lint is clean module import looks good so far retry later done with this part").split()
+
+
+def conversation(rng: random.Random, start: int, turns: int) -> list[tuple]:
+    """One block of turns with ids unique across blocks."""
+    convo: list[tuple] = [("user", f"Task {start}: update service-{start % 97}.example.com to v{start % 9}.{start % 7}.{start % 5} "
+                                  f"and never touch /etc/prod/{start % 13}.conf. " + _words(rng, 40))]
+    for n in range(start, start + turns):
+        roll = rng.random()
+        if roll < 0.45:
+            call = f"call-{n}"
+            convo.append(("call", call, rng.choice(["Bash", "Read", "Grep"]), {"command": f"pytest -q tests/test_{n % 50}.py", "description": _words(rng, 6)}))
+            size = 8000 if rng.random() < 0.05 else rng.randint(40, 400)
+            failed = rng.random() < 0.08
+            text = (f"Error: test_{n % 50} failed at src/mod_{n % 31}.py:{n % 400}\n" if failed else "") + _words(rng, size)
+            convo.append(("result", call, text, failed))
+        elif roll < 0.9:
+            text = _words(rng, rng.randint(20, 120))
+            if rng.random() < 0.05:
+                text += f". Fixed the flaky test by pinning pytest==8.{n % 4}.{n % 3}."
+            elif rng.random() < 0.05:
+                text += f". We decided to keep the cache in /var/cache/app-{n % 11}."
+            convo.append(("assistant", text))
+        else:
+            convo.append(("user", _words(rng, 15)))
+    return convo
+
+
+def _words(rng: random.Random, count: int) -> str:
+    return " ".join(rng.choices(WORDS, k=count))
+
+
+def generate(path: Path, fmt: str, megabytes: int, seed: int = 1) -> int:
+    rng = random.Random(seed)
+    target = megabytes * 1_000_000
+    written = start = 0
+    with open(path, "wb") as handle:
+        while written < target:
+            data = render(fmt, conversation(rng, start, 500))
+            if start:  # one header per file, not per block
+                data = data.split(b"\n", 1)[1] if fmt != "adk" else data
+            handle.write(data)
+            written += len(data)
+            start += 500
+    return written
+
+
+def run(args: list[str], size: int) -> tuple[float, float, float, int]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    started = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "horizon_cli", "compact", "--no-config", *args],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    elapsed = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"compact failed ({proc.returncode}): {proc.stderr.decode()}")
+    return elapsed, size / 1e6 / elapsed, max(peak, before) / 1024, proc.returncode
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mb", type=int, default=200, help="transcript size in MB (default 200)")
+    parser.add_argument("--format", choices=FORMATS, default="claude")
+    parser.add_argument("--keep", metavar="FILE", help="write the generated transcript here and keep it")
+    opts = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(opts.keep) if opts.keep else Path(tmp) / f"bench.{opts.format}.jsonl"
+        started = time.perf_counter()
+        size = generate(path, opts.format, opts.mb)
+        print(f"generated {size / 1e6:.1f} MB of {opts.format} in {time.perf_counter() - started:.1f}s: {path}")
+        facts = Path(tmp) / "facts.jsonl"
+        print(f"{'run':<28} {'seconds':>8} {'MB/s':>8} {'peak RSS MB':>12}")
+        for label, args in (
+            ("check (decide only)", ["--check", str(path)]),
+            ("compact --facts-out", ["--facts-out", str(facts), str(path)]),
+            ("compact --append-only", ["--append-only", str(path)]),
+        ):
+            # ru_maxrss of children is a high-water mark over all of them: run the
+            # lightest first so each figure is at least this run's own peak.
+            elapsed, rate, peak, _ = run(args, size)
+            print(f"{label:<28} {elapsed:8.2f} {rate:8.1f} {peak:12.1f}")
+        lines = sum(1 for _ in open(facts, "rb")) if facts.exists() else 0
+        print(f"facts flushed: {lines}")
+
+
+if __name__ == "__main__":
+    main()
