@@ -41,26 +41,48 @@ TRANSCRIPT_FORMATS = ("horizon", "openai", "claude", "codex", "adk")
 _STYLES = {"halt": ("red", True), "ok": ("green", False), "reason": ("yellow", True)}
 
 
+# (flag, HaltConfig field, click keyword arguments): flags override the policy's [halt] table.
+LIMIT_OPTIONS = (
+    ("--max-iterations", "max_iterations",
+     {"type": click.IntRange(min=1), "help": "Halt once this many observes happened in a turn [policy: 50]."}),
+    ("--no-progress-limit", "no_progress_limit",
+     {"type": click.IntRange(min=1), "help": "Halt after this many repeats of one progress signature [policy: 3]."}),
+    ("--repeated-failure-limit", "repeated_failure_limit",
+     {"type": click.IntRange(min=1), "help": "Halt after the same failure this many times in a row [policy: 3]."}),
+    ("--max-tool-calls", "max_tool_calls_per_iteration",
+     {"type": click.IntRange(min=0), "help": "Halt after this many tool_call actions in a turn; 0 = off [policy: 0]."}),
+    ("--delivery", "delivery",
+     {"type": click.Choice(["once", "sticky"]),
+      "help": "once: a halt is reported once; sticky: every later before_model in the turn halts too [policy: once]."}),
+    ("--stuck/--no-stuck", "stuck_detection",
+     {"default": None, "help": "Detect OpenHands-style loops: repeated or ping-ponging steps [policy: off]."}),
+    ("--stuck-repeat", "stuck_repeat",
+     {"type": click.IntRange(min=1), "help": "Identical steps in a row that count as stuck [policy: 4]."}),
+    ("--ping-pong-window", "ping_pong_window",
+     {"type": click.IntRange(min=2), "help": "Steps alternating between two that count as stuck [policy: 6]."}),
+)
+
+
+def limit_options(func):
+    for flag, field, kwargs in reversed(LIMIT_OPTIONS):
+        func = click.option(flag, field, **kwargs)(func)
+    return func
+
+
 @click.command(epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("file", default="-", metavar="[FILE|-]")
 @click.option("--transcript", metavar="FILE|-", help="Derive actions from an agent transcript instead of an event log.")
-@click.option("--input-format", type=click.Choice(TRANSCRIPT_FORMATS), help="Transcript format for --transcript [default: detected].")
-@click.option("--max-iterations", type=click.IntRange(min=1), help="Halt once this many observes happened in a turn [policy: 50].")
-@click.option("--no-progress-limit", type=click.IntRange(min=1), help="Halt after this many repeats of one progress signature [policy: 3].")
-@click.option("--repeated-failure-limit", type=click.IntRange(min=1), help="Halt after the same failure this many times in a row [policy: 3].")
-@click.option("--max-tool-calls", "max_tool_calls", type=click.IntRange(min=0), help="Halt after this many tool_call actions in a turn; 0 = off [policy: 0].")
-@click.option("--delivery", type=click.Choice(["once", "sticky"]), help="once: a halt is reported once; sticky: every later before_model in the turn halts too [policy: once].")
-@click.option("--stuck/--no-stuck", "stuck", default=None, help="Detect OpenHands-style loops: repeated or ping-ponging steps [policy: off].")
-@click.option("--stuck-repeat", type=click.IntRange(min=1), help="Identical steps in a row that count as stuck [policy: 4].")
-@click.option("--ping-pong-window", type=click.IntRange(min=2), help="Steps alternating between two that count as stuck [policy: 6].")
+@click.option("--input-format", type=click.Choice(TRANSCRIPT_FORMATS), help="Transcript format [default: detected].")
+@limit_options
 @click.option("--stop-at-halt", is_flag=True, help="Stop reading at the first halt.")
 @click.option("--state-in", metavar="FILE", help="Start from a sealed state file (or an agent checkpoint's halt state).")
 @click.option("--state-out", metavar="FILE", help="Write the final state, sealed with stateHash, atomically.")
-@click.option("--trust-state", is_flag=True, help="Use a --state-in file even if its stateHash is missing or does not match.")
+@click.option("--trust-state", is_flag=True, help="Use a --state-in file even if its stateHash is missing or wrong.")
 @format_option("text", "json", "jsonl")
 @color_option
 @policy_options
-def halt(file, transcript, input_format, stop_at_halt, state_in, state_out, trust_state, output_format, color, policies, no_config, **limits):
+def halt(file, transcript, input_format, stop_at_halt, state_in, state_out, trust_state, output_format, color,
+         policies, no_config, **limits):
     """Simulate the halt controller over a JSONL event log (or, with --transcript, an agent transcript).
 
     Reports whether and where the run would have been halted: the first halt's
@@ -74,7 +96,9 @@ def halt(file, transcript, input_format, stop_at_halt, state_in, state_out, trus
     config = _config(load_policy_for(policies, no_config), limits)
     state, action_count = _initial_state(state_in, trust_state, config)
     try:
-        result = _execute(file, transcript, input_format, config, (state, action_count), stop_at_halt, state_out, output_format, color)
+        result = _execute(
+            file, transcript, input_format, config, (state, action_count), stop_at_halt, state_out, output_format, color
+        )
     except BrokenPipeError:
         # The reader went away (`| head`). Click would exit 1, which here means "halted".
         _silence_stdout()
@@ -117,20 +141,10 @@ def _config(policy, limits):
     from horizon_cli.errors import PolicyError
     from horizon_cli.halt.reducer import ConfigError, HaltConfig
 
-    overrides = {
-        "max_iterations": limits["max_iterations"],
-        "no_progress_limit": limits["no_progress_limit"],
-        "repeated_failure_limit": limits["repeated_failure_limit"],
-        "max_tool_calls_per_iteration": limits["max_tool_calls"],
-        "delivery": limits["delivery"],
-        "stuck_detection": limits["stuck"],
-        "stuck_repeat": limits["stuck_repeat"],
-        "ping_pong_window": limits["ping_pong_window"],
-    }
     try:
-        return HaltConfig.from_mapping(policy.table("halt"), **overrides)
+        return HaltConfig.from_mapping(policy.table("halt"), **limits)
     except ConfigError as exc:
-        raise PolicyError(f"[halt] {exc}", path=", ".join(policy.sources[-1:]) or None) from None
+        raise PolicyError(f"policy [halt]: {exc}") from None
 
 
 def _initial_state(state_in, trust, config):
