@@ -70,7 +70,7 @@ def limit_options(func):
 
 
 @click.command(epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("file", default="-", metavar="[FILE|-]")
+@click.argument("file", required=False, metavar="[FILE|-]")
 @click.option("--transcript", metavar="FILE|-", help="Derive actions from an agent transcript instead of an event log.")
 @click.option("--input-format", type=click.Choice(TRANSCRIPT_FORMATS), help="Transcript format [default: detected].")
 @limit_options
@@ -91,8 +91,9 @@ def halt(file, transcript, input_format, stop_at_halt, state_in, state_out, trus
     """
     from horizon_cli.errors import EXIT_FINDINGS, EXIT_OK
 
-    if transcript is not None and file != "-":
+    if transcript is not None and file is not None:
         raise click.UsageError("give either FILE or --transcript, not both")
+    file = _default_stdin(file if transcript is None else transcript)
     config = _config(load_policy_for(policies, no_config), limits)
     state, action_count = _initial_state(state_in, trust_state, config)
     try:
@@ -112,8 +113,8 @@ def _execute(file, transcript, input_format, config, start, stop_at_halt, state_
     out = stdout_bytes()
     hook = _trace_hook(out) if output_format == "jsonl" else None
     if transcript is not None:
-        result = _run_transcript(transcript, input_format, config, state, stop_at_halt, hook)
-        source, unit = display_name(transcript), "transcript line"
+        result = _run_transcript(file, input_format, config, state, stop_at_halt, hook)
+        source, unit = display_name(file), "transcript line"
     else:
         result, source, unit = _run_log(file, config, state, stop_at_halt, hook), display_name(file), "line"
     if state_out:
@@ -135,6 +136,17 @@ def _silence_stdout():
         pass
     finally:
         os.close(devnull)
+
+
+def _default_stdin(path):
+    """No FILE means stdin, but not an interactive terminal: that would just wait."""
+    if path is not None:
+        return path
+    import sys
+
+    if getattr(sys.stdin, "isatty", lambda: False)():
+        raise click.UsageError("no input: give FILE (or -), or pipe an event log on stdin")
+    return "-"
 
 
 def _config(policy, limits):
