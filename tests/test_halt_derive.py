@@ -111,3 +111,21 @@ def test_real_transcripts_derive_and_replay(run_cli, name):
     assert [r["line"] for r in records] == sorted(r["line"] for r in records)
     calls = sum(r["type"] == "tool_call" for r in records)
     assert calls == sum(r["type"] == "observe" for r in records)
+
+
+def test_openai_chat_transcript():
+    call = {"id": "c1", "type": "function", "function": {"name": "run", "arguments": '{"cmd": "make"}'}}
+    lines = [
+        {"role": "system", "content": "be brief"},
+        {"role": "user", "content": "build it"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": "ok"},
+        {"role": "assistant", "content": "built"},
+        {"role": "user", "content": "thanks"},
+    ]
+    actions = derive("".join(json.dumps(line) + "\n" for line in lines))
+    assert [(line, a["type"]) for line, a in actions] == [
+        (2, "turn_boundary"), (3, "before_model"), (3, "tool_call"), (4, "observe"), (5, "before_model"),
+        (6, "turn_boundary"),
+    ]
+    assert actions[3][1]["action"] == 'run {"cmd":"make"}'
