@@ -21,7 +21,10 @@ from dataclasses import dataclass
 
 SHELL_EXTENSIONS = frozenset({".sh", ".bash", ".zsh", ".ksh", ".bats"})
 MARKDOWN_EXTENSIONS = frozenset({".md", ".markdown", ".mdx"})
-SHELL_INTERPRETERS = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
+SHELL_INTERPRETERS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "bats"})
+# Shell files known by name (what pre-commit's `shell` type also matches), minus csh.
+SHELL_NAMES = frozenset({".bashrc", ".bash_profile", ".bash_aliases", ".bash_login", ".bash_logout", ".profile",
+                         ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".envrc", "direnvrc", "PKGBUILD"})
 SCRIPT_LANGUAGES = frozenset({"sh", "bash", "shell", "zsh"})
 # GitHub Linguist's names for a terminal session with prompts.
 CONSOLE_LANGUAGES = frozenset({"console", "shellsession", "shell-session", "sh-session", "bash-session"})
@@ -51,11 +54,15 @@ class Snippet:
 def file_kind(path: str, head: bytes) -> str | None:
     """``shell``, ``markdown`` or None (not a file horizon reads code from).
 
+    Shell: a ``.sh``/``.bash``/``.zsh``/``.ksh``/``.bats`` extension, a shell
+    start-up file name (``.bashrc``, ``.envrc``...), or a shebang naming
+    sh, bash, zsh, dash, ksh, ash, mksh or bats.
+
     ``head`` is the start of the file (the first line is enough): a shebang
     naming a shell interpreter makes an extension-less file a shell script.
     """
     suffix = _suffix(path)
-    if suffix in SHELL_EXTENSIONS:
+    if suffix in SHELL_EXTENSIONS or path.replace("\\", "/").rsplit("/", 1)[-1] in SHELL_NAMES:
         return "shell"
     if suffix in MARKDOWN_EXTENSIONS:
         return "markdown"

@@ -100,7 +100,10 @@ def test_file_kind_by_extension():
     assert file_kind("docs/page.mdx", b"") == "markdown"
     assert file_kind("notes.markdown", b"") == "markdown"
     assert file_kind("main.py", b"print(1)") is None
-    assert file_kind(".bashrc", b"") is None  # a dotfile has no extension
+    assert file_kind("home/.bashrc", b"") == "shell"
+    assert file_kind(".envrc", b"") == "shell"
+    assert file_kind(".cshrc", b"") is None  # csh is not a POSIX shell
+    assert file_kind(".gitignore", b"") is None
 
 
 def test_file_kind_by_shebang():
