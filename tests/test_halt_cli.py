@@ -162,6 +162,7 @@ def test_mismatched_limits_warn_on_resume(halt, tmp_path):
         ("[1, 2]\n", "<stdin>:1: an action must be a JSON object, got an array"),
         ('{"progress":"x"}\n', '<stdin>:1: action has no "type"'),
         ('{"type":"observe","progress":1}\n', '<stdin>:1: observe: "progress" must be a string'),
+        ('{"type":"observe"}\n\ufeff{"type":"observe"}\n', "<stdin>:2: malformed JSON: UTF-8 byte order mark"),
     ],
 )
 def test_bad_input_is_file_line_and_exit_2(halt, text, message):
@@ -233,3 +234,9 @@ def test_cli_resume_at_every_split_point_equals_one_run(halt, tmp_path, k):
                      for r in map(json.loads, whole.splitlines())]
     assert max(code_a, code_b) == code
     assert (tmp_path / "end.json").read_text() == (tmp_path / "whole.json").read_text()
+
+
+def test_byte_order_mark_on_line_one_is_accepted(halt):
+    code, out, _ = halt("--format", "jsonl", input="\ufeff" + CLEAN)
+    assert code == 0
+    assert json.loads(out.splitlines()[0])["action"] == {"type": "observe", "progress": "a"}

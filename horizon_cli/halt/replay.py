@@ -71,7 +71,8 @@ def replay(
         except decode_error as exc:
             if not raw.strip():
                 continue
-            raise InputError(f"malformed JSON: {exc.msg} (column {exc.colno})", path=name, line=number) from None
+            raw = _strip_bom(raw, number, exc, name)
+            action = loads(raw)
         if type(action) is not dict:
             raise InputError(f"an action must be a JSON object, got {_kind(action)}", path=name, line=number)
         try:
@@ -114,6 +115,18 @@ def replay_actions(
                 break
     result.state = state
     return result
+
+
+def _strip_bom(raw: bytes | str, number: int, exc: orjson.JSONDecodeError, name: str) -> bytes | str:
+    """Editors on Windows start files with a byte order mark: accept it on line 1 only."""
+    bom = b"\xef\xbb\xbf" if isinstance(raw, bytes) else "\ufeff"
+    if number == 1 and raw.startswith(bom):
+        try:
+            orjson.loads(raw[len(bom):])
+            return raw[len(bom):]
+        except orjson.JSONDecodeError as again:
+            exc = again
+    raise InputError(f"malformed JSON: {exc.msg} (column {exc.colno})", path=name, line=number) from None
 
 
 def _record_halt(result: ReplayResult, line: int, decision: Decision) -> None:
