@@ -91,10 +91,14 @@ def test_replay_of_jsonl_equals_stepping_the_reducer(config, log):
 @settings(max_examples=100, deadline=None)
 @given(config=configs, log=st.lists(actions(), max_size=40))
 def test_halts_only_on_before_model_and_never_twice_in_once_mode(config, log):
-    """Only before_model halts; in once delivery a halt is followed by a proceed unless re-armed."""
+    """Only before_model halts, and only with a reason; in once delivery a halt consumes the pending
+    reason. The stuck window never outgrows its bound, and turn_boundary always restores the initial state."""
     state = INITIAL_STATE
     for action in log:
         state, decision = step(config, state, action)
+        assert len(state.recent) <= config.window
+        if action["type"] == "turn_boundary":
+            assert state == INITIAL_STATE
         if decision.halt:
             assert action["type"] == "before_model"
             assert decision.reason is not None
