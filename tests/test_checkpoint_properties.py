@@ -10,6 +10,7 @@ import orjson
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from horizon_cli.checkpoint.jcs import canonical_chunks
 from horizon_cli.checkpoint import canonicalize, format_number, loads_strict, seal_document, verify_document
 from horizon_cli.errors import InputError
 
@@ -41,6 +42,12 @@ def as_read(value):
 def test_canonicalization_is_idempotent(value):
     once = canonicalize(value)
     assert canonicalize(loads_strict(once, "canonical")) == once
+
+
+@SETTINGS
+@given(values, st.integers(min_value=0, max_value=3))
+def test_streamed_chunks_join_to_the_canonical_bytes(value, levels):
+    assert b"".join(canonical_chunks(value, levels)) == canonicalize(value)
 
 
 @SETTINGS

@@ -53,8 +53,9 @@ def test_exact_check_runs_only_when_the_cheap_bound_is_not_tight(monkeypatch):
     monkeypatch.setattr(strict_module, "_exact_duplicate_check", lambda raw, name: calls.append(name))
     loads_strict(b'{"a": 1, "b": {"c": [1, {"d": 2}]}}', "plain")
     loads_strict(b'{"a": "x: y"}', "colon in string")
-    loads_strict(b'{"a": "x\\": y"}', "quote colon in string")
-    assert calls == ["quote colon in string"]
+    loads_strict(b'{"a": "x\\": y", "b": "\\\\"}', "quote colon in string")
+    loads_strict(b'{"a": "x : y"}', "space colon in string")
+    assert calls == ["space colon in string"]
 
 
 @pytest.mark.parametrize(

@@ -58,10 +58,13 @@ def error_record(path: str, message: str, line: int | None = None) -> CheckRecor
 def check_stream(stream: BinaryIO, path: str, *, schema: str | None = None) -> CheckRecord:
     """Read a whole file-like object and check the one checkpoint in it."""
     try:
-        data = stream.read()
-    except OSError as exc:
-        return error_record(path, f"cannot read: {exc.strerror or exc}")
-    return check_bytes(data, path, schema=schema)
+        # The bytes live only while they are parsed: memory stays ~ one document.
+        document = loads_strict(_read(stream), path)
+    except _ReadError as exc:
+        return error_record(path, f"cannot read: {exc}")
+    except InputError as exc:
+        return error_record(path, exc.message, exc.line)
+    return check_document(document, path, schema=schema)
 
 
 def check_bytes(data: bytes, path: str, *, schema: str | None = None, line: int | None = None) -> CheckRecord:
@@ -71,8 +74,18 @@ def check_bytes(data: bytes, path: str, *, schema: str | None = None, line: int 
     except InputError as exc:
         # A JSONL record has one line; a parse error inside a file names its own.
         return error_record(path, exc.message, line if line is not None else exc.line)
-    del data  # the parsed document is all we keep: memory stays ~ one document
     return check_document(document, path, schema=schema, line=line)
+
+
+class _ReadError(Exception):
+    pass
+
+
+def _read(stream: BinaryIO) -> bytes:
+    try:
+        return stream.read()
+    except OSError as exc:
+        raise _ReadError(exc.strerror or str(exc)) from None
 
 
 def check_document(document: Any, path: str, *, schema: str | None = None, line: int | None = None) -> CheckRecord:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from horizon_cli.checkpoint.jcs import CheckpointError, canonicalize
+from horizon_cli.checkpoint.jcs import CheckpointError, canonical_chunks
 
 __all__ = ["HASH_KEY", "VerifyResult", "body_of", "parse_recorded", "seal_document", "state_hash", "verify_document"]
 
@@ -47,7 +47,10 @@ def digest_hex(canonical: bytes) -> str:
 
 def state_hash(document: dict) -> str:
     """``"sha256:<hex>"`` over the canonical JSON of ``document`` minus ``stateHash``."""
-    return PREFIX + digest_hex(canonicalize(body_of(document)))
+    digest = hashlib.sha256()
+    for chunk in canonical_chunks(body_of(document)):
+        digest.update(chunk)
+    return PREFIX + digest.hexdigest()
 
 
 def seal_document(document: dict) -> dict:

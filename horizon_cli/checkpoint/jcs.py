@@ -16,11 +16,12 @@ patches what orjson would write differently from JCS:
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
 
-__all__ = ["CheckpointError", "CanonicalError", "canonicalize", "format_number", "prepare", "MAX_SAFE_INTEGER"]
+__all__ = ["CheckpointError", "CanonicalError", "canonical_chunks", "canonicalize", "format_number", "prepare", "MAX_SAFE_INTEGER"]
 
 # Integers a double holds exactly; beyond, the TypeScript writer saw a double.
 MAX_SAFE_INTEGER = 2**53
@@ -40,6 +41,35 @@ class CanonicalError(CheckpointError):
 def canonicalize(value: Any) -> bytes:
     """Return the RFC 8785 canonical UTF-8 bytes of a JSON value."""
     return dumps_prepared(prepare(value))
+
+
+def canonical_chunks(value: Any, levels: int = 2) -> Iterator[bytes]:
+    """The canonical bytes of ``value`` in pieces, for hashing without one big buffer.
+
+    The outer ``levels`` of containers are walked here; anything deeper is one
+    orjson call. A checkpoint's bulk is a long transcript array one level down,
+    so peak memory stays near the parsed document instead of doubling it.
+    """
+    yield from _chunks(prepare(value), levels)
+
+
+def _chunks(node: Any, levels: int) -> Iterator[bytes]:
+    kind = type(node)
+    if not levels or (kind is not dict and kind is not list):
+        yield dumps_prepared(node)
+    elif kind is list:
+        yield b"["
+        for index, item in enumerate(node):
+            if index:
+                yield b","
+            yield from _chunks(item, levels - 1)
+        yield b"]"
+    else:
+        yield b"{"
+        for index, name in enumerate(sorted(node, key=_utf16_key)):
+            yield (b"," if index else b"") + dumps_prepared(name) + b":"
+            yield from _chunks(node[name], levels - 1)
+        yield b"}"
 
 
 def dumps_prepared(prepared: Any) -> bytes:

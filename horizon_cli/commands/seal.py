@@ -41,13 +41,15 @@ Exit codes:
 @color_option
 def seal(files: tuple[str, ...], output: str | None, in_place: bool, canonical: bool, color: str) -> None:
     """Compute and write the stateHash of checkpoint FILE (stdout unless -o or --in-place)."""
+    from horizon_cli.checkpoint.strict import gc_paused
     from horizon_cli.errors import EXIT_OK, EXIT_USAGE, HorizonError
 
     _check_usage(files, output, in_place)
     failed = False
     for path in files:
         try:
-            _seal_one(path, output, in_place, canonical, use_color(color, sys.stderr))
+            with gc_paused():  # acyclic JSON trees: see `horizon verify`
+                _seal_one(path, output, in_place, canonical, use_color(color, sys.stderr))
         except HorizonError as exc:
             if not in_place:
                 raise
