@@ -158,20 +158,25 @@ def test_tool_pair_is_never_split():
     assert kept[-2:] == ["3", "4"] and result.covers["events"] == 1  # only "2" summarized; "1" held
 
 
-def test_long_running_call_moves_the_cut_back_past_the_window():
+def test_long_running_call_moves_the_cut_back_past_the_window(monkeypatch):
     """The call left the keep-recent window long before its result: the range is redone exactly."""
+    from horizon_cli.compaction import pipeline
+
+    redone = []
+    original = pipeline._range_pass
+    monkeypatch.setattr(pipeline, "_range_pass", lambda *a: redone.append(1) or original(*a))
     rows = [{"event": "message", "id": "q", "role": "user", "text": "start " * 30},
             {"event": "message", "id": "a1", "role": "assistant", "text": "planning " * 30},
             {"event": "message", "id": "a2", "role": "assistant", "text": "decided to use /opt/build.sh"},
             {"event": "tool_call", "id": "c", "role": "assistant", "calls": [{"id": "slow", "name": "build", "arguments": {}}]}]
-    rows += [{"event": "message", "id": f"m{n}", "role": "assistant", "text": f"waiting {n} " * 20} for n in range(12)]
+    rows += [{"event": "message", "id": f"m{n}", "role": "assistant", "text": f"waiting {n} " * 20} for n in range(100)]
     rows += [{"event": "tool_result", "id": "r", "results": [{"call_id": "slow", "output": "built sha256:" + "ab" * 32}]},
              {"event": "message", "id": "end", "role": "assistant", "text": "done"}]
     data = b"".join(orjson.dumps(r) + b"\n" for r in rows)
     out, result = run_lib(data, threshold_tokens=1, keep_recent=2)
     ids = [e.id for e in events(out)]
     assert ids[0].startswith("horizon-summary") and ids[1:3] == ["q", "c"] and ids[-2:] == ["r", "end"]
-    assert result.compacted and result.plan.cut == 3 and result.covers["events"] == 2
+    assert result.compacted and result.plan.cut == 3 and result.covers["events"] == 2 and redone == [1]
     assert (result.covers["first_id"], result.covers["last_id"], result.covers["held_line"]) == ("a1", "a2", 1)
 
 
@@ -304,6 +309,12 @@ def test_policy_supplies_defaults(hz, tmp_path):
     assert code == 0 and "horizon-summary" in out
     code, out, _ = hz("--policy", policy, "--threshold-tokens", "100000", OWN / "adk-session.jsonl")
     assert out.encode() == (OWN / "adk-session.jsonl").read_bytes()  # the flag overrides the policy
+
+
+def test_progress_bar_on_request(hz):
+    code, out, err = hz("--progress", *FORCED, OWN / "adk-session.jsonl")
+    assert code == 0 and "horizon compact: compact" in err and "100%" in err and err.endswith("\r\x1b[K")
+    assert hz("--no-progress", *FORCED, OWN / "adk-session.jsonl")[2] == ""
 
 
 def test_help_documents_exit_codes(hz):

@@ -36,7 +36,7 @@ _CHECKS: tuple[tuple[str, re.Pattern], ...] = (
     ("identifier", re.compile(r"[A-Z][A-Z0-9]{1,9}-\d{1,7}")),
     ("host", re.compile(r"(?:[a-z0-9][a-z0-9-]*\.)+(?:%s)(?::\d{1,5})?" % _TLDS)),
     ("path", re.compile(r"(?:~|\.{1,2})?/[\w.@%+-]+(?:/[\w.@%+-]+)*/?"
-                        r"|[\w.@%+-]+(?:/[\w.@%+-]+)+\.[A-Za-z0-9]{1,8}"
+                        r"|[\w.@%+-]+(?:/[\w.@%+-]+)+\.[A-Za-z][A-Za-z0-9]{0,7}"
                         r"|[\w.-]+\.(?:" + _EXTENSIONS + r")")),
     ("hash", re.compile(r"(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,12}")),
 )

@@ -101,12 +101,13 @@ def summary_records(text: str, record: dict, context: dict) -> list[dict]:
     base = {k: first[k] for k in ("isSidechain", "userType", "cwd", "sessionId", "version", "gitBranch") if k in first}
     uuid = last_uuid if not context.get("append_only") and last_uuid else f"horizon-summary-{record['sha256'][7:23]}"
     parent = context.get("last_uuid") if context.get("append_only") else None
+    stamp = context.get("last_timestamp") if context.get("append_only") else record.get("last_timestamp")
     line = {
         "type": "user",
         **base,
         "parentUuid": parent,
         "uuid": uuid,
-        "timestamp": record.get("last_timestamp") or context.get("now"),
+        "timestamp": stamp or context.get("now"),
         "isCompactSummary": True,
         "isVisibleInTranscriptOnly": True,
         "message": {"role": "user", "content": [{"type": "text", "text": text}]},
