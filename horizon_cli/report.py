@@ -42,8 +42,9 @@ def github_annotations(findings: Iterable[Located]) -> str:
     """One ``::error``/``::warning``/``::notice`` workflow command per finding.
 
     deny -> error, gate -> warning, allow -> notice. The message carries the
-    command on its own line (unless the message already ends with it). Escaping follows the Actions runner: ``%``, CR and
-    LF in the message; additionally ``:`` and ``,`` in property values.
+    command on its own line (unless the message already ends with it).
+    Escaping follows the Actions runner: ``%``, CR and LF in the message;
+    additionally ``:`` and ``,`` in property values.
     """
     lines = []
     for f in findings:

@@ -83,7 +83,8 @@ def list_text(records: list[Mapping[str, Any]], color: bool) -> str:
     lines = []
     for r in records:
         verdict = paint(f"{r['verdict']:<5}", VERDICT_COLORS.get(r["verdict"]), color)
-        lines.append(f"{paint(r['id'], None, color, bold=True)}  {verdict}  {r['name']:<{name_width}}  {r['description']}".rstrip())
+        rule_id = paint(r["id"], None, color, bold=True)
+        lines.append(f"{rule_id}  {verdict}  {r['name']:<{name_width}}  {r['description']}".rstrip())
     return "\n".join(lines) + "\n"
 
 
