@@ -44,6 +44,7 @@ class _Walker:
             self._items(node.parts, place)
         elif kind == "word":
             # Words outside simple commands (for-lists): resolve only for their substitutions.
+            self._register_substitutions(node)
             self.builder.command_words(self.frag, [node.pos])
         elif kind not in _SKIP_KINDS:
             self._items(getattr(node, "parts", ()), place)
@@ -91,7 +92,20 @@ class _Walker:
             parts = parts[2:]
         self._items(parts, place)
 
+    def _register_substitutions(self, node) -> None:
+        """Hand bashlex's already parsed substitution bodies to the builder.
+
+        The word resolver finds the same substitutions by offset; reusing bashlex's tree
+        avoids parsing each body again (quadratic on nested substitutions).
+        """
+        src, base = self.frag.src, self.frag.base
+        for sub in _substitution_nodes(node, []):
+            start = sub.pos[0]
+            inner = start + (1 if src[start : start + 1] == "`" else 2)
+            self.builder.preparsed[base + inner] = (self.frag, sub.command)
+
     def _command(self, node, place: Place) -> None:
+        self._register_substitutions(node)
         words: list[tuple[int, int]] = []
         redirects: list[RedirectSpec] = []
         for part in node.parts:
@@ -100,7 +114,7 @@ class _Walker:
                 words.append(part.pos)
             elif kind == "redirect":
                 redirects.append(self._redirect(part))
-        end = node.pos[1]
+        end = max([node.pos[1], *(r.target[1] for r in redirects if r.body is not None)])
         self.builder.command(self.frag, words, redirects, (node.pos[0], end), place)
 
     def _redirect(self, node) -> RedirectSpec:
@@ -113,10 +127,34 @@ class _Walker:
             return RedirectSpec(op, fd, None, str(output))
         if output is None:
             return RedirectSpec(op, fd, None)
-        body = None
-        if heredoc is not None:
-            body = _heredoc_body(self.frag.src, heredoc.pos, self.frag.src[output.pos[0] : output.pos[1]])
-        return RedirectSpec(op, fd, output.pos, None, body)
+        if heredoc is None:
+            return RedirectSpec(op, fd, output.pos)
+        target = _delimiter_span(self.frag.src, output.pos)
+        body = _heredoc_body(self.frag.src, heredoc.pos, self.frag.src[target[0] : target[1]])
+        return RedirectSpec(op, fd, target, None, body)
+
+
+def _delimiter_span(src: str, pos: tuple[int, int]) -> tuple[int, int]:
+    """The delimiter as written: the rewrite blanked its quotes, so bashlex's span is short."""
+    start, end = pos
+    while start > 0 and src[start - 1] in "'\"\\":
+        start -= 1
+    while end < len(src) and src[end] in "'\"":
+        end += 1
+    return start, end
+
+
+def _substitution_nodes(node, out: list) -> list:
+    """Command/process substitution nodes directly inside ``node``'s words and redirects."""
+    for part in getattr(node, "parts", ()):
+        if part.kind in ("commandsubstitution", "processsubstitution"):
+            out.append(part)
+        else:
+            _substitution_nodes(part, out)
+    output = getattr(node, "output", None)
+    if output is not None and not isinstance(output, int):
+        _substitution_nodes(output, out)
+    return out
 
 
 def _heredoc_body(src: str, pos: tuple[int, int], raw_delimiter: str) -> tuple[int, int]:

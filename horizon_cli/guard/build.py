@@ -71,7 +71,12 @@ class Builder:
         self.complete = True
         self._pipelines = 0
         self._newlines: list[int] | None = None
-        self.parse_fragment = None  # set by parse.py: (builder, Fragment, context) -> None
+        # Set by parse.py (the builder never imports the parsers): parse a fragment's text,
+        # and walk a subtree bashlex already parsed.
+        self.parse_fragment = None  # (builder, Fragment, context) -> None
+        self.walk_parsed = None  # (builder, Fragment, [node], context) -> None
+        # Substitution bodies bashlex already parsed, by absolute offset of the body.
+        self.preparsed: dict[int, tuple[Fragment, object]] = {}
 
     # -- bookkeeping -----------------------------------------------------------------------
 
@@ -213,4 +218,9 @@ class Builder:
             if frag.depth >= MAX_DEPTH:
                 self.problem(f"substitutions nested deeper than {MAX_DEPTH} levels not parsed")
                 return
-            self.parse_fragment(self, Fragment(inner, offset, frag.depth + 1), context)
+            parsed = self.preparsed.pop(offset, None)
+            if parsed is not None:
+                owner, node = parsed
+                self.walk_parsed(self, Fragment(owner.src, owner.base, frag.depth + 1), [node], context)
+            else:
+                self.parse_fragment(self, Fragment(inner, offset, frag.depth + 1), context)

@@ -17,12 +17,19 @@ from horizon_cli.guard.model import ParsedScript
 # is kept as written anyway). Newlines are excluded: they separate commands.
 _PLAIN_SCRIPT = re.compile(r"[A-Za-z0-9 \t_./=:,@%+~-]*\Z")
 _BLANK_RUN = re.compile(r"[^ \t]+")
+# Blank lines and comments only: no command (and bashlex crashes on such input).
+_NOTHING = re.compile(r"(?:[ \t\n]|\\\n|#[^\n]*)*\Z")
+# bashlex recurses per nesting level and, near Python's recursion limit, fails slowly;
+# such text goes straight to the scanner.
+MAX_BASHLEX_NESTING = 64
+_PARENS = re.compile(r"[()]")
 
 
 def parse_script(text: str, env: dict[str, str] | None = None) -> ParsedScript:
     """Every simple command of ``text``; ``env`` gives statically known variable values."""
     builder = Builder(text, env)
     builder.parse_fragment = _parse_fragment
+    builder.walk_parsed = _walk_parsed
     try:
         _parse_fragment(builder, Fragment(text, 0, 0), "top")
     except Exception as exc:  # noqa: BLE001 - a parser bug must degrade, never crash the caller
@@ -36,16 +43,35 @@ def _parse_fragment(builder: Builder, frag: Fragment, context: str) -> None:
     if _PLAIN_SCRIPT.match(frag.src):
         _fast_path(builder, frag, context)
         return
+    if _NOTHING.match(frag.src):
+        return
     from horizon_cli.guard.rewrite import rewrite  # noqa: PLC0415 - only for non-plain text
 
+    if frag.src.count("(") > MAX_BASHLEX_NESTING and _nesting(frag.src) > MAX_BASHLEX_NESTING:
+        builder.problem(f"nesting deeper than {MAX_BASHLEX_NESTING} levels: scanned, not parsed")
+        _scan_fallback(builder, frag, context)
+        return
     nodes, error = _bashlex_parse(rewrite(frag.src), frag.base)
     if error is None:
-        from horizon_cli.guard.bashlex_adapter import walk_script  # noqa: PLC0415
-
-        walk_script(builder, frag, nodes, context)
+        _walk_parsed(builder, frag, nodes, context)
         return
     builder.problem(f"bashlex: {error}")
     _scan_fallback(builder, frag, context)
+
+
+def _nesting(text: str) -> int:
+    """Maximum parenthesis depth (quotes ignored: an upper bound is all that is needed)."""
+    depth = deepest = 0
+    for m in _PARENS.finditer(text):
+        depth = depth + 1 if m.group() == "(" else max(depth - 1, 0)
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def _walk_parsed(builder: Builder, frag: Fragment, nodes: list, context: str) -> None:
+    from horizon_cli.guard.bashlex_adapter import walk_script  # noqa: PLC0415
+
+    walk_script(builder, frag, nodes, context)
 
 
 def _fast_path(builder: Builder, frag: Fragment, context: str) -> None:
