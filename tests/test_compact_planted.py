@@ -6,6 +6,7 @@ five formats (also used by ``tests/perf/bench_compact.py``).
 
 from __future__ import annotations
 
+import hashlib
 import io
 import random
 
@@ -15,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from horizon_cli.compaction import Options, compact
+from horizon_cli.compaction.decide import is_pinned
 from horizon_cli.transcript import FORMATS, read_transcript
 
 WORDS = ("the quick agent reads a long file and thinks about the next step while the build "
@@ -182,7 +184,8 @@ def test_compaction_invariants(fmt, seed, turns, keep, threshold, append_only):
     """Named invariants: (1) under the threshold the output is the input, byte for byte;
     (2) otherwise the output reads back in the same format, (3) every kept tool result
     has its call, (4) the live question and (5) the last keep_recent events are verbatim,
-    (6) exactly one horizon summary, (7) metadata lines survive."""
+    (6) exactly one horizon summary, (7) metadata lines survive, (8) the covers record
+    hashes and counts exactly the summarized lines."""
     rng = random.Random(seed)
     data = render(fmt, generate(rng, turns, planted=rng.random() < 0.5, output_words=rng.randint(1, 300)))
     out, result = run(data, threshold_tokens=threshold, keep_recent=keep, prune_chars=200, append_only=append_only)
@@ -203,6 +206,11 @@ def test_compaction_invariants(fmt, seed, turns, keep, threshold, append_only):
     assert all(e.raw in raws for e in before if e.kind == "meta" and not e.mirror)
     if append_only:
         assert out.startswith(data)
+    # (8) the covers hash is over exactly the summarized lines, in file order
+    plan = result.plan
+    covered = [e for i, e in enumerate(before) if i < plan.cut and i != plan.held and not is_pinned(e)]
+    assert result.covers["sha256"] == "sha256:" + hashlib.sha256(b"".join(e.raw for e in covered)).hexdigest()
+    assert result.covers["events"] == len(covered)
 
 
 @settings(max_examples=25, deadline=None)

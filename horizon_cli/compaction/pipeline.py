@@ -5,14 +5,12 @@ that have already left the keep-recent window (so are certainly before the
 cut), the range work (prune, extract facts, summary state) — holding only the
 window in memory. Should the final cut land earlier than that speculation
 (a kept tool result whose call left the window long ago), the range work is
-redone in a second pass. Then: flush the facts (fsync), summarize, hash the
-covered lines in a raw pass, and splice. ``output`` is written only after the
+redone in a second pass. Then: flush the facts (fsync), summarize, splice. ``output`` is written only after the
 flush and the summary have both succeeded.
 """
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 from array import array
 from collections import deque
@@ -145,7 +143,8 @@ def _single_pass(source, name, options, offsets, work: RangeWork, progress):
             work.pin(event, tokens[index])
         elif event.is_question and scanner.result.last_question == index:
             if pending is not None:
-                work.take(pending)
+                work.release(pending)
+            work.hold(event)
             pending = event
         else:
             work.take(event)
@@ -156,7 +155,7 @@ def _single_pass(source, name, options, offsets, work: RangeWork, progress):
     for event in events:
         index = scanner.feed(event)
         if pending is not None and event.is_question:
-            work.take(pending)  # a newer question: the held-back one is not the live one
+            work.release(pending)  # a newer question: the held-back one is not the live one
             pending = None
         window.append((index, event))
         in_window += content[index]
@@ -207,7 +206,7 @@ def _finish(source, name, output, options, result, found, decision, held, offset
     else:
         work.builder.add_facts(work.facts.new)
         text, kind = work.builder.render(), "builtin"
-    record = work.covers.record(held, kind, _covered_digest(source, found, decision, progress))
+    record = work.covers.record(held, kind, work.digest.hexdigest())
     text = f"{text}\n\n{covers_text(record)}"
     # splice
     context = _context(source, offsets, found, options.append_only)
@@ -218,21 +217,6 @@ def _finish(source, name, output, options, result, found, decision, held, offset
     kept = sum(found.tokens[decision.cut:]) + (found.tokens[decision.held] if decision.held is not None else 0)
     result.tokens_after = (len(text) + 3) // 4 + kept + work.pinned_tokens
     return result
-
-
-def _covered_digest(source: BinaryIO, found: Scan, decision: Plan, progress) -> str:
-    """sha256 over the covered lines' bytes in file order (a raw pass, no parsing)."""
-    digest = hashlib.sha256()
-    lines, content, index = found.lines, found.content, 0
-    source.seek(0)
-    for number, raw in enumerate(_lines(source, None, "hash", _size(source), progress), start=1):
-        if index >= decision.cut:
-            break
-        if number == lines[index]:
-            if content[index] and index != decision.held:
-                digest.update(raw)
-            index += 1
-    return digest.hexdigest()
 
 
 def _context(source: BinaryIO, offsets: array, found: Scan, append_only: bool) -> dict:

@@ -7,6 +7,7 @@ the output only after the whole range has been taken.
 
 from __future__ import annotations
 
+import hashlib
 import tempfile
 from collections.abc import Callable
 
@@ -24,6 +25,33 @@ from horizon_cli.transcript.model import Event
 Extractor = Callable[[Event], list[Fact]]
 
 
+class CoveredDigest:
+    """sha256 over the covered lines in file order, even though the live-question
+    candidate is only known to be covered (or held back) later: while one is
+    pending, a second hash that includes it runs alongside."""
+
+    def __init__(self) -> None:
+        self._held = hashlib.sha256()  # as if the pending question stays held back
+        self._taken: hashlib._Hash | None = None  # as if it is summarized after all
+
+    def add(self, raw: bytes) -> None:
+        self._held.update(raw)
+        if self._taken is not None:
+            self._taken.update(raw)
+
+    def hold(self, raw: bytes) -> None:
+        self._taken = self._held.copy()
+        self._taken.update(raw)
+
+    def release(self) -> None:
+        """The pending question was not the live one: it is covered."""
+        assert self._taken is not None
+        self._held, self._taken = self._taken, None
+
+    def hexdigest(self) -> str:
+        return self._held.hexdigest()
+
+
 class RangeWork:
     def __init__(self, name: str, prune_chars: int, facts_out: str | None, spool: bool, extract: Extractor = extract_facts):
         self.name = name
@@ -32,6 +60,7 @@ class RangeWork:
         self.facts = FactLog(facts_out)
         self.builder = SummaryBuilder()
         self.covers = Covers()
+        self.digest = CoveredDigest()
         self.pinned_tokens = 0
         self.passthrough = tempfile.SpooledTemporaryFile(max_size=8 << 20)
         self.spool = tempfile.TemporaryFile() if spool else None
@@ -44,8 +73,19 @@ class RangeWork:
         self.passthrough.write(raw if raw.endswith(b"\n") else raw + b"\n")
         self.pinned_tokens += tokens
 
-    def take(self, event: Event) -> None:
+    def hold(self, event: Event) -> None:
+        """A question that may be the live one: not taken until a newer question shows up."""
+        self.digest.hold(event.raw)
+
+    def release(self, event: Event) -> None:
+        """The held question was not the live one after all (its bytes were hashed in order by ``hold``)."""
+        self.digest.release()
+        self.take(event, hashed=True)
+
+    def take(self, event: Event, hashed: bool = False) -> None:
         """One summarized event."""
+        if not hashed:
+            self.digest.add(event.raw)
         self.covers.add(event)
         pruned = prune_event(event, self.prune_chars)
         try:
