@@ -324,6 +324,18 @@ def test_help_documents_exit_codes(hz):
         assert line in out
 
 
+def test_compacted_output_is_no_longer_over_the_threshold():
+    """Usage kept verbatim after a summary measured the old context; the estimate decides."""
+    rows = [{"event": "message", "id": "q", "role": "user", "text": "go " * 400},
+            *({"event": "message", "id": f"a{n}", "role": "assistant", "text": "work " * 300} for n in range(6)),
+            {"event": "message", "id": "last", "role": "assistant", "text": "ok", "usage": {"input_tokens": 9000}}]
+    data = b"".join(orjson.dumps(r) + b"\n" for r in rows)
+    out, result = run_lib(data, threshold_tokens=5000, keep_recent=2)
+    assert result.compacted and result.plan.token_source == "usage"
+    again = check(io.BytesIO(out), "out", Options(threshold_tokens=5000, keep_recent=2))
+    assert not again.plan.over and again.plan.token_source == "estimate"
+
+
 def test_check_library_reads_only():
     data = (OWN / "adk-session.jsonl").read_bytes()
     result = check(io.BytesIO(data), "a", Options(threshold_tokens=100))

@@ -12,7 +12,7 @@ from collections import OrderedDict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from horizon_cli.transcript.model import MESSAGE, META, Event, usage_tokens
+from horizon_cli.transcript.model import MESSAGE, META, SUMMARY, Event, usage_tokens
 
 _OPEN_GROUPS = 256  # Claude message.id groups remembered for the no-split rule
 
@@ -74,6 +74,7 @@ class Scanner:
         self.result = Scan()
         self._pending: dict[str, int] = {}
         self._groups: OrderedDict[str, int] = OrderedDict()
+        self._compacted = False
 
     def feed(self, event: Event) -> int:
         """Record one event; returns its index."""
@@ -88,7 +89,11 @@ class Scanner:
             _link(result.links, index, event, self._pending, self._groups)
         if event.is_question:
             result.last_question = index
-        reported = usage_tokens(event.usage)
+        if event.kind == SUMMARY:
+            # Usage lines around a compaction (kept verbatim after it) measured the
+            # old, longer context: from here on only the estimate is meaningful.
+            self._compacted, result.usage = True, None
+        reported = None if self._compacted else usage_tokens(event.usage)
         if reported is not None:
             result.usage, result.tokens_since_usage = reported, 0
         else:
