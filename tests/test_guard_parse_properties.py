@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import shlex
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from horizon_cli.guard.parse import parse_script
+from horizon_cli.guard.parse import _simple_spans, parse_script
 
 _TOKENS = [*"ab -=$(){}[]<>|&;'\"`\\\n\t#*?~!,.:/019\x00é", "$(", "${", "<<", "<<<", "$'", "[[", "]]", "$((", "EOF"]
 SHELLY = st.lists(st.sampled_from(_TOKENS), max_size=40).map("".join)
 PLAIN = st.text(alphabet=st.sampled_from(list("ab1_./=:,@%+- \t~")), max_size=40)
+QUOTED = st.text(alphabet=st.sampled_from(list("ab1=~ \t'\"#*?[]!")), max_size=40)
 ARGS = st.lists(st.text(alphabet=st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",)), max_size=12), max_size=5)
 
 _settings = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -45,12 +46,13 @@ def test_shell_quoted_arguments_round_trip(args: list[str]) -> None:
 
 
 @_settings
-@given(PLAIN)
+@given(st.one_of(PLAIN, QUOTED))
 def test_fast_path_agrees_with_bashlex(text: str) -> None:
     """The fast path (no bashlex) sees the same argv and assignments as the bashlex path."""
+    assume(_simple_spans(text) is not None)
     fast = parse_script(text)
     slow = parse_script(text + "\n#")  # '#' is not plain: forces bashlex; a comment changes nothing
-    assert slow.complete
+    assert slow.complete and fast.complete
     view = lambda r: [([w.value for w in s.argv], [(n, w.value) for n, w in s.assignments]) for s in r.segments]  # noqa: E731
     assert view(fast) == view(slow)
 

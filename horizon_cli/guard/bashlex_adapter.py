@@ -99,6 +99,9 @@ class _Walker:
         avoids parsing each body again (quadratic on nested substitutions).
         """
         src, base = self.frag.src, self.frag.base
+        text = src[node.pos[0] : node.pos[1]]
+        if "(" not in text and "`" not in text:
+            return
         for sub in _substitution_nodes(node, []):
             start = sub.pos[0]
             inner = start + (1 if src[start : start + 1] == "`" else 2)
