@@ -180,6 +180,23 @@ def test_long_running_call_moves_the_cut_back_past_the_window(monkeypatch):
     assert (result.covers["first_id"], result.covers["last_id"], result.covers["held_line"]) == ("a1", "a2", 1)
 
 
+def test_claude_chain_still_resolves_after_compaction():
+    """Walking parentUuid from the last line reaches the summary and then the live question."""
+    data = fixture_path("daaain-55550000-0000-4000-8000-000000000001.jsonl").read_bytes()
+    out, result = run_lib(data, threshold_tokens=1, keep_recent=2)
+    lines = {}
+    for raw in out.splitlines():
+        obj = orjson.loads(raw)
+        lines[obj["uuid"]] = obj
+    chain, node = [], orjson.loads(out.splitlines()[-1])
+    while node is not None:
+        chain.append(node)
+        node = lines.get(node.get("parentUuid"))
+    kinds = [("summary" if n.get("isCompactSummary") else n["uuid"]) for n in reversed(chain)]
+    assert kinds == ["sc-u1", "summary", "sc-a4", "sc-r4", "sc-r5", "sc-a5"]  # parallel calls kept with results
+    assert result.covers["held_line"] == 1
+
+
 def test_claude_message_id_groups_are_not_split():
     base = {"type": "assistant", "sessionId": "s"}
     rows = [

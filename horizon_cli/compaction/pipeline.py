@@ -210,6 +210,7 @@ def _finish(source, name, output, options, result, found, decision, held, offset
     text = f"{text}\n\n{covers_text(record)}"
     # splice
     context = _context(source, offsets, found, options.append_only)
+    context["held_id"] = held.id if held is not None else None
     summary = summary_lines(found.format, text, record, context)
     _splice(source, output, options, work, summary, held, offsets, found, decision)
     result.compacted = True

@@ -94,13 +94,16 @@ def summary_records(text: str, record: dict, context: dict) -> list[dict]:
     """The lines that carry a horizon summary, in Claude Code's own compaction shape.
 
     The summary takes the uuid of the last covered line, so kept lines whose
-    ``parentUuid`` pointed into the summarized range still resolve to it.
+    ``parentUuid`` pointed into the summarized range still resolve to it, and
+    its own ``parentUuid`` is the held-back live question's uuid.
     """
     first = context.get("first_raw") or {}
     last_uuid = record.get("last_id")
     base = {k: first[k] for k in ("isSidechain", "userType", "cwd", "sessionId", "version", "gitBranch") if k in first}
     uuid = last_uuid if not context.get("append_only") and last_uuid else f"horizon-summary-{record['sha256'][7:23]}"
-    parent = context.get("last_uuid") if context.get("append_only") else None
+    # Rewritten: chain kept lines -> summary -> held live question (which Claude Code
+    # then shows first). Appended: the summary hangs off the last line.
+    parent = context.get("last_uuid") if context.get("append_only") else context.get("held_id")
     stamp = context.get("last_timestamp") if context.get("append_only") else record.get("last_timestamp")
     line = {
         "type": "user",
