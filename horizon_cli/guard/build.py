@@ -8,6 +8,7 @@ and parses every command/process substitution it meets as a nested fragment.
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
 
 from horizon_cli.guard.model import Redirect, Segment, Word
@@ -24,6 +25,7 @@ MAX_DEPTH = 32  # nested substitutions deeper than this are not parsed (complete
 
 _DECLARATION_BUILTINS = frozenset({"export", "local", "declare", "typeset", "readonly"})
 _QUOTE_CHARS = frozenset("'\"\\")
+_LEADING_TABS = re.compile(r"^\t+", re.M)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +176,8 @@ class Builder:
         if spec.body is not None:
             start, end = spec.body
             body = src[start:end]
+            if spec.op == "<<-":  # bash strips leading tabs from every body line
+                body = _LEADING_TABS.sub("", body)
             raw_delim = src[spec.target[0] : spec.target[1]] if spec.target else ""
             if not _QUOTE_CHARS.intersection(raw_delim):
                 body = expand_heredoc(body, base + start, self.vars, subs)
