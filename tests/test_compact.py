@@ -305,6 +305,25 @@ def test_usage_errors(hz, tmp_path):
     assert code == 2 and "missing.jsonl: cannot read" in err
 
 
+def test_unwritable_output_is_an_input_error(hz, tmp_path):
+    code, _, err = hz("-o", tmp_path / "no" / "out.jsonl", OWN / "adk-session.jsonl")
+    assert code == 2 and "out.jsonl: cannot write output: No such file or directory" in err
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "dir" / "x").write_text("")
+    code, _, err = hz("-o", tmp_path / "dir", OWN / "adk-session.jsonl")
+    assert code == 2 and "cannot write output" in err
+    assert sorted(p.name for p in (tmp_path / "dir").iterdir()) == ["x"]
+
+
+def test_undetectable_format_is_exit_2(hz, tmp_path):
+    odd = tmp_path / "odd.jsonl"
+    odd.write_text('{"hello": 1}\n')
+    code, out, err = hz(odd)
+    assert code == 2 and out == ""
+    assert err == f"horizon: error: {odd}: cannot detect the transcript format from its first lines; " \
+                  "pass --input-format (horizon|openai|claude|codex|adk)\n"
+
+
 def test_malformed_input_writes_nothing(hz, tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_bytes(b'{"role": "user", "content": "hi"}\n{"role": \n')
@@ -326,6 +345,11 @@ def test_policy_supplies_defaults(hz, tmp_path):
     assert code == 0 and "horizon-summary" in out
     code, out, _ = hz("--policy", policy, "--threshold-tokens", "100000", OWN / "adk-session.jsonl")
     assert out.encode() == (OWN / "adk-session.jsonl").read_bytes()  # the flag overrides the policy
+    policy.write_text("[compact]\nthreshold_tokens = 1\nkeep_recent = 2\nsummarizer = \"echo from-policy\"\n")
+    code, out, _ = hz("--policy", policy, OWN / "adk-session.jsonl")
+    assert code == 0 and "from-policy" in out
+    code, out, _ = hz("--policy", policy, "--summarizer", "builtin", OWN / "adk-session.jsonl")
+    assert code == 0 and "from-policy" not in out and "## Goal" in out
 
 
 def test_progress_bar_on_request(hz):

@@ -171,7 +171,10 @@ def _run(source, name: str, file: str, output: str | None, in_place: bool, optio
         result = run_compact(source, name, out, options, bar)
         _finish(bar)
         if result.compacted or not in_place:
-            out.commit()
+            try:
+                out.commit()
+            except OSError as exc:
+                raise InputError(f"cannot write output: {exc.strerror or exc}", path=target) from None
     return result
 
 
