@@ -20,7 +20,7 @@ from typing import BinaryIO
 
 import orjson
 
-from horizon_cli.compaction.decide import Plan, Scan, Scanner, is_content, is_pinned, plan, scan
+from horizon_cli.compaction.decide import Plan, Scan, Scanner, is_pinned, plan, scan
 from horizon_cli.compaction.external import run_summarizer
 from horizon_cli.compaction.facts import extract_facts
 from horizon_cli.compaction.splice import covers_text, summary_lines
