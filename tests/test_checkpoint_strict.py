@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from horizon_cli.checkpoint import loads_strict
 from horizon_cli.checkpoint import strict as strict_module
@@ -89,3 +91,12 @@ def test_integers_beyond_2_53_become_the_double_they_denote():
 def test_accepts_str_input_and_scalars():
     assert loads_strict('{"é": [true, null]}', "x") == {"é": [True, None]}
     assert loads_strict(b' "s" ', "x") == "s"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=64).map(lambda b: b.translate(bytes.maketrans(b"abcdef", b' :"\\\n\t'))), st.integers(1, 9))
+def test_sliced_folded_counts_equal_a_whole_count(raw, slice_size):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(strict_module, "_SLICE", slice_size)
+        for pattern in (b" :", b"\\ :", b"\\\\ :"):
+            assert strict_module._count_folded(raw, pattern) == raw.translate(strict_module._FOLD).count(pattern)

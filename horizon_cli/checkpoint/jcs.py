@@ -25,6 +25,7 @@ __all__ = ["CheckpointError", "CanonicalError", "canonical_chunks", "canonicaliz
 
 # Integers a double holds exactly; beyond, the TypeScript writer saw a double.
 MAX_SAFE_INTEGER = 2**53
+_SAFE = MAX_SAFE_INTEGER
 _SORT = orjson.OPT_SORT_KEYS
 _Fragment = orjson.Fragment
 _ASTRAL = "\U00010000"
@@ -154,7 +155,8 @@ def _float(x: float) -> Any:
 def _prep_list(items: list) -> list:
     out = None
     for index, item in enumerate(items):
-        if type(item) is str:
+        kind = type(item)
+        if kind is str or kind is bool or item is None or (kind is int and -_SAFE <= item <= _SAFE):
             continue
         new = _prep(item)
         if new is not item:
@@ -165,13 +167,15 @@ def _prep_list(items: list) -> list:
 
 
 def _prep_dict(obj: dict) -> Any:
-    names = "".join(obj) if all(type(k) is str for k in obj) else None
-    if names is None:
-        bad = next(k for k in obj if type(k) is not str)
-        raise CanonicalError(f"object member names must be strings, got {type(bad).__name__} {bad!r}")
+    try:
+        names = "".join(obj)  # C-speed check that every name is a string
+    except TypeError:
+        bad = next(k for k in obj if not isinstance(k, str))
+        raise CanonicalError(f"object member names must be strings, got {type(bad).__name__} {bad!r}") from None
     out = None
     for name, item in obj.items():
-        if type(item) is str:
+        kind = type(item)
+        if kind is str or kind is bool or item is None or (kind is int and -_SAFE <= item <= _SAFE):
             continue
         new = _prep(item)
         if new is not item:
