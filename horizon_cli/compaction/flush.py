@@ -19,63 +19,70 @@ from horizon_cli.fsutil import fsync_directory
 
 
 class FactLog:
-    """The deduplicated set of facts of one run, and the file they are flushed to."""
+    """The facts of one run, and the file they are flushed to (without duplicates).
+
+    The file is only read when flushing, so a run that compacts nothing never
+    touches it.
+    """
 
     def __init__(self, path: str | None):
         self.path = path
-        self._known: set[tuple[str, str]] = set()  # already in the file
-        self._new: dict[tuple[str, str], Fact] = {}
-        if path is not None:
-            self._load(path)
-
-    def _load(self, path: str) -> None:
-        if os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path):
-            return  # a device or pipe (e.g. /dev/stdout): nothing to deduplicate against
-        try:
-            handle = open(path, "rb")  # noqa: SIM115
-        except FileNotFoundError:
-            return
-        except OSError as exc:
-            raise FlushError(f"cannot read facts file: {exc.strerror}", path=path) from None
-        with handle:
-            for number, raw in enumerate(handle, start=1):
-                if not raw.strip():
-                    continue
-                try:
-                    record = orjson.loads(raw)
-                    self._known.add((str(record["kind"]), str(record["fact"])))
-                except (orjson.JSONDecodeError, KeyError, TypeError):
-                    raise FlushError("not a horizon facts file (expected JSONL with fact and kind)", path=path, line=number) from None
+        self._found: dict[tuple[str, str], Fact] = {}
 
     def add(self, facts: Iterable[Fact]) -> None:
-        """Remember new facts; a value seen twice keeps its earliest source line
+        """Remember facts; a value seen twice keeps its earliest source line
         (the live-question candidate can be handed over after later events)."""
         for fact in facts:
             key = fact.key
-            if key in self._known:
-                continue
-            seen = self._new.get(key)
+            seen = self._found.get(key)
             if seen is None or fact.line < seen.line:
-                self._new[key] = fact
+                self._found[key] = fact
 
     @property
-    def new(self) -> list[Fact]:
-        """The new facts in file order."""
-        return sorted(self._new.values(), key=lambda fact: fact.line)
+    def found(self) -> list[Fact]:
+        """Every fact of the range, in file order."""
+        return sorted(self._found.values(), key=lambda fact: fact.line)
 
     def flush(self, source: str) -> int:
-        """Append the new facts and fsync; returns how many were written.
+        """Append the facts the file does not hold yet, then fsync; returns how many.
 
-        Raises :class:`FlushError` when they cannot all be made durable.
+        Raises :class:`FlushError` when the file cannot be read or the facts
+        cannot all be made durable.
         """
-        if self.path is None or not self._new:
+        if self.path is None:
             return 0
-        data = b"".join(orjson.dumps(f.record(source)) + b"\n" for f in self.new)
+        known = _known_facts(self.path)
+        new = [fact for fact in self.found if fact.key not in known]
+        if not new:
+            return 0
+        data = b"".join(orjson.dumps(f.record(source)) + b"\n" for f in new)
         try:
             _append_all_or_nothing(self.path, data)
         except OSError as exc:
             raise FlushError(f"cannot write facts file: {exc.strerror or exc}; nothing was compacted", path=self.path) from None
-        return len(self._new)
+        return len(new)
+
+
+def _known_facts(path: str) -> set[tuple[str, str]]:
+    known: set[tuple[str, str]] = set()
+    if os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path):
+        return known  # a device or pipe (e.g. /dev/full): nothing to deduplicate against
+    try:
+        handle = open(path, "rb")  # noqa: SIM115
+    except FileNotFoundError:
+        return known
+    except OSError as exc:
+        raise FlushError(f"cannot read facts file: {exc.strerror}", path=path) from None
+    with handle:
+        for number, raw in enumerate(handle, start=1):
+            if not raw.strip():
+                continue
+            try:
+                record = orjson.loads(raw)
+                known.add((str(record["kind"]), str(record["fact"])))
+            except (orjson.JSONDecodeError, KeyError, TypeError):
+                raise FlushError("not a horizon facts file (expected JSONL with fact and kind)", path=path, line=number) from None
+    return known
 
 
 def _append_all_or_nothing(path: str, data: bytes) -> None:

@@ -196,7 +196,10 @@ def _range_pass(source, name, found: Scan, decision: Plan, work: RangeWork, prog
 
 def _finish(source, name, output, options, result, found, decision, held, offsets, work: RangeWork, progress) -> Result:
     # flush: the facts are durable before anything lossy happens.
-    result.facts_found = len(work.facts.new)
+    if work.failure is not None:
+        raise work.failure
+    facts = work.facts.found
+    result.facts_found = len(facts)
     result.facts_flushed = work.facts.flush(name)
     # summarize
     if options.summarizer:
@@ -204,7 +207,7 @@ def _finish(source, name, output, options, result, found, decision, held, offset
         body = strip_banner(run_summarizer(options.summarizer, work.spool, options.summarizer_timeout))
         text, kind = f"{BANNER}\n\n{body}", "external"
     else:
-        work.builder.add_facts(work.facts.new)
+        work.builder.add_facts(facts)
         text, kind = work.builder.render(), "builtin"
     record = work.covers.record(held, kind, work.digest.hexdigest())
     text = f"{text}\n\n{covers_text(record)}"

@@ -61,6 +61,7 @@ class RangeWork:
         self.builder = SummaryBuilder()
         self.covers = Covers()
         self.digest = CoveredDigest()
+        self.failure: FlushError | None = None
         self.pinned_tokens = 0
         self.passthrough = tempfile.SpooledTemporaryFile(max_size=8 << 20)
         self.spool = tempfile.TemporaryFile() if spool else None
@@ -84,6 +85,8 @@ class RangeWork:
 
     def take(self, event: Event, hashed: bool = False) -> None:
         """One summarized event."""
+        if self.failure is not None:
+            return  # compaction will abort; no point in more work
         if not hashed:
             self.digest.add(event.raw)
         self.covers.add(event)
@@ -91,8 +94,11 @@ class RangeWork:
         try:
             found = self.extract(pruned)
         except Exception as exc:  # noqa: BLE001 - any extractor failure must stop the lossy step
-            raise FlushError(f"fact extraction failed: {type(exc).__name__}: {exc}; nothing was compacted",
-                             path=self.name, line=event.line) from None
+            # Raised at flush time: this may be speculative work for a transcript
+            # that turns out to be under the threshold.
+            self.failure = FlushError(f"fact extraction failed: {type(exc).__name__}: {exc}; nothing was compacted",
+                                      path=self.name, line=event.line)
+            return
         self.facts.add(found)
         self.builder.add(pruned)
         if self.spool is not None:
