@@ -387,7 +387,9 @@ def test_compact_never_imports_bashlex():
     import subprocess
     import sys
 
-    code = "import sys; from horizon_cli.cli import main; sys.argv=['horizon','compact','--help']\n" \
+    source = str(OWN / "openai-chat.jsonl")
+    code = "import sys; from horizon_cli.cli import main\n" \
+           f"sys.argv = ['horizon', 'compact', '--no-config', '--threshold-tokens', '1', '--stats', {source!r}]\n" \
            "try:\n    main()\nexcept SystemExit:\n    pass\nassert 'bashlex' not in sys.modules, 'bashlex imported'"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 0 and "compacted:" in proc.stderr, proc.stderr
