@@ -197,6 +197,26 @@ def test_claude_chain_still_resolves_after_compaction():
     assert result.covers["held_line"] == 1
 
 
+@pytest.mark.parametrize("append_only", [False, True])
+def test_adk_compaction_ranges_never_hide_the_live_question(append_only):
+    """ADK drops every event inside a compaction's time range; the held question must stay visible."""
+    def event(n, author, part):
+        return {"id": f"e{n}", "invocationId": "i", "author": author, "timestamp": 100.0 + n,
+                "content": {"role": "user" if author == "user" else "model", "parts": [part]}, "actions": {}}
+
+    rows = [event(0, "agent", {"text": "warming up " * 20}), event(1, "user", {"text": "Plan the trip to 2026-05-01."})]
+    rows += [event(n, "agent", {"text": f"step {n} " * 30}) for n in range(2, 10)]
+    data = b"".join(orjson.dumps(r) + b"\n" for r in rows)
+    out, result = run_lib(data, threshold_tokens=1, keep_recent=2, append_only=append_only)
+    assert result.covers["held_line"] == 2
+    lines = [orjson.loads(x) for x in out.splitlines()]
+    ranges = [(x["actions"]["compaction"]["startTimestamp"], x["actions"]["compaction"]["endTimestamp"])
+              for x in lines if "compaction" in x.get("actions", {})]
+    visible = [x["id"] for x in lines if "compaction" not in x.get("actions", {})
+               and not any(lo <= x["timestamp"] <= hi for lo, hi in ranges)]
+    assert visible == ["e1", "e8", "e9"]
+
+
 def test_claude_message_id_groups_are_not_split():
     base = {"type": "assistant", "sessionId": "s"}
     rows = [

@@ -214,6 +214,7 @@ def _finish(source, name, output, options, result, found, decision, held, offset
     # splice
     context = _context(source, offsets, found, options.append_only)
     context["held_id"] = held.id if held is not None else None
+    context["held_timestamp"] = held.timestamp if held is not None else None
     summary = summary_lines(found.format, text, record, context)
     _splice(source, output, options, work, summary, held, offsets, found, decision)
     result.compacted = True

@@ -77,25 +77,33 @@ def _parts_text(content: Any) -> str:
 
 
 def summary_records(text: str, record: dict, context: dict) -> list[dict]:
-    """ADK's own compaction event: ``actions.compaction`` over the covered time range."""
+    """ADK's own compaction event: ``actions.compaction`` over the covered time range.
+
+    ADK hides every event whose timestamp falls in a compaction's range, so the
+    range must not contain the held-back live question: rewritten, it ends just
+    before the question (the covered events after it are gone from the file);
+    appended, a second compaction covers the events after the question.
+    """
     first = context.get("first_raw") or {}
     start, end = _number(record.get("first_timestamp")), _number(record.get("last_timestamp"))
+    held = _number(context.get("held_timestamp"))
+    split = held is not None and start is not None and end is not None and start < held <= end
     stamp = _number(context.get("last_timestamp")) if context.get("append_only") else end
-    compaction = {
-        "startTimestamp": start,
-        "endTimestamp": end,
-        "compactedContent": {"role": "model", "parts": [{"text": text}]},
-    }
-    return [
-        {
-            "id": f"horizon-summary-{record['sha256'][7:23]}",
-            "invocationId": first.get("invocationId", ""),
-            "author": "user",
-            "timestamp": stamp,
-            "actions": {"compaction": compaction},
-            "horizon": record,
-        }
-    ]
+    base = {"invocationId": first.get("invocationId", ""), "author": "user", "timestamp": stamp}
+    ident = f"horizon-summary-{record['sha256'][7:23]}"
+    first_end = held - _EPSILON if split else end
+    records = [{"id": ident, **base, "actions": {"compaction": _compaction(start, first_end, text)}, "horizon": record}]
+    if split and context.get("append_only"):
+        note = f"(covered by the horizon summary {ident} before the live question)"
+        records.append({"id": ident + "-after", **base, "actions": {"compaction": _compaction(held + _EPSILON, end, note)}})
+    return records
+
+
+_EPSILON = 1e-6
+
+
+def _compaction(start: float | None, end: float | None, text: str) -> dict:
+    return {"startTimestamp": start, "endTimestamp": end, "compactedContent": {"role": "model", "parts": [{"text": text}]}}
 
 
 def _number(value: Any) -> float | None:
