@@ -79,7 +79,7 @@ def compact(file, output, in_place, input_format, stats, check, progress, output
     _check_usage(file, output, in_place, check)
     options = _options(load_policy_for(policies, no_config), settings, input_format)
     name = display_name(file)
-    with _open_source(file) as source:
+    with _Source(file) as source:
         bar = _progress_bar(source, progress)
         if check:
             from horizon_cli.compaction import check as run_check
@@ -126,7 +126,7 @@ def _options(policy, settings: dict, input_format: str):
     )
 
 
-class _open_source:
+class _Source:
     """A seekable binary source: the file itself, or stdin spooled to a temp file."""
 
     def __init__(self, file: str):
