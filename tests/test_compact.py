@@ -217,6 +217,27 @@ def test_adk_compaction_ranges_never_hide_the_live_question(append_only):
     assert visible == ["e1", "e8", "e9"]
 
 
+def test_codex_ui_echoes_go_with_their_content_unknown_records_stay():
+    def line(kind, payload):
+        return {"timestamp": "2026-01-01T00:00:00Z", "type": kind, "payload": payload}
+
+    rows = [
+        line("session_meta", {"id": "s"}),
+        line("response_item", {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "go " * 50}]}),
+        line("response_item", {"type": "function_call", "name": "shell", "arguments": "{\"command\": [\"ls\"]}", "call_id": "c1"}),
+        line("event_msg", {"type": "exec_command_end", "call_id": "c1", "aggregated_output": "x" * 5000}),
+        line("response_item", {"type": "function_call_output", "call_id": "c1", "output": "a b"}),
+        line("event_msg", {"type": "brand_new_event", "n": 1}),
+        line("response_item", {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "listed"}]}),
+        line("response_item", {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "thanks"}]}),
+        line("response_item", {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "bye"}]}),
+    ]
+    data = b"".join(orjson.dumps(r) + b"\n" for r in rows)
+    out, result = run_lib(data, threshold_tokens=1, keep_recent=2)
+    assert result.compacted and b"exec_command_end" not in out and b"brand_new_event" in out
+    assert out.splitlines()[0] == data.splitlines()[0]  # session_meta stays first
+
+
 def test_claude_message_id_groups_are_not_split():
     base = {"type": "assistant", "sessionId": "s"}
     rows = [

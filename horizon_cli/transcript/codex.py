@@ -19,6 +19,12 @@ NAME = "codex"
 RECORD_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
 _CALLS = {"function_call", "custom_tool_call", "local_shell_call", "web_search_call"}
 _RESULTS = {"function_call_output", "custom_tool_call_output", "local_shell_call_output"}
+# event_msg types that only replay, for the UI, what response items already hold.
+_ECHOES = frozenset({
+    "agent_reasoning_raw_content", "agent_reasoning_section_break", "exec_command_begin", "exec_command_end",
+    "exec_command_output_delta", "patch_apply_begin", "patch_apply_end", "mcp_tool_call_begin", "mcp_tool_call_end",
+    "web_search_begin", "web_search_end", "view_image_tool_call", "turn_diff",
+})
 _INJECTED_PREFIXES = ("<environment_context>", "<user_instructions>", "# AGENTS.md", "<user_shell_command>", "<turn_aborted>")
 
 
@@ -112,6 +118,8 @@ def _event_msg(event: Event, payload: dict) -> None:
         event.role = "user" if kind == "user_message" else "assistant"
         event.text = str(payload.get("message") or payload.get("text") or "")
         event.mirror = True  # the response_item next to it carries the same text
+    elif kind in _ECHOES:
+        event.mirror = True  # UI replay of a call or output the response items already hold
 
 
 def summary_records(text: str, record: dict, context: dict) -> list[dict]:
