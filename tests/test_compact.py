@@ -238,6 +238,26 @@ def test_codex_ui_echoes_go_with_their_content_unknown_records_stay():
     assert out.splitlines()[0] == data.splitlines()[0]  # session_meta stays first
 
 
+def test_claude_rewound_branch_is_passed_through_not_summarized():
+    data = fixture_path("daaain-dag_compact_after_rewind.jsonl").read_bytes()
+    out, result = run_lib(data, threshold_tokens=1, keep_recent=2)
+    summary = next(e.text for e in events(out) if e.kind == "summary" and e.text.startswith(BANNER))
+    assert "First attempt" not in summary and "First answer" not in summary  # the abandoned branch
+    assert "Second attempt" in summary and "Keep going" in summary
+    dead = [line for line in data.splitlines(keepends=True) if b'"uuid":"b1u"' in line or b'"uuid":"b1a"' in line]
+    assert len(dead) == 2 and all(line in out.splitlines(keepends=True) for line in dead)
+    assert result.covers["events"] == 7
+
+
+def test_claude_linear_chain_is_not_branched():
+    from horizon_cli.compaction.branches import dead_lines
+
+    data = fixture_path("daaain-55550000-0000-4000-8000-000000000001.jsonl").read_bytes()
+    assert dead_lines(data.splitlines()) == set()
+    dag = fixture_path("daaain-dag_compact_after_rewind.jsonl").read_bytes()
+    assert dead_lines(dag.splitlines()) == {3, 4}
+
+
 def test_claude_message_id_groups_are_not_split():
     base = {"type": "assistant", "sessionId": "s"}
     rows = [

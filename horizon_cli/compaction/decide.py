@@ -29,6 +29,7 @@ class Scan:
     usage: int | None = None  # the last usage the file reported
     tokens_since_usage: int = 0
     format: str | None = None
+    branched: bool = False  # some parentUuid has two children: a rewind left a dead branch
 
     @property
     def events(self) -> int:
@@ -75,6 +76,7 @@ class Scanner:
         self._pending: dict[str, int] = {}
         self._groups: OrderedDict[str, int] = OrderedDict()
         self._compacted = False
+        self._parents: set[str] = set()  # Claude parentUuids seen (only Claude sets parent_id)
 
     def feed(self, event: Event) -> int:
         """Record one event; returns its index."""
@@ -85,6 +87,10 @@ class Scanner:
         tokens = estimate_tokens(event) if event.kind != META else 0
         result.tokens.append(tokens)
         result.content.append(0 if is_pinned(event) else 1)
+        if event.parent_id is not None and not result.branched:
+            if event.parent_id in self._parents:
+                result.branched = True
+            self._parents.add(event.parent_id)
         if event.tool_calls or event.tool_results or event.group:
             _link(result.links, index, event, self._pending, self._groups)
         if event.is_question:

@@ -20,6 +20,7 @@ from typing import BinaryIO
 
 import orjson
 
+from horizon_cli.compaction.branches import dead_lines
 from horizon_cli.compaction.decide import Plan, Scan, Scanner, is_pinned, plan, scan
 from horizon_cli.compaction.external import run_summarizer
 from horizon_cli.compaction.facts import extract_facts
@@ -115,10 +116,11 @@ def compact(
         if not decision.compacts:
             _copy(source, output, 0)
             return result
-        if held is False:  # the speculation went past the cut: redo the range exactly
+        dead = _dead_in_range(source, found, decision)
+        if held is False or dead:  # the speculation went past the cut, or a rewind: redo the range exactly
             work.close()
             work = RangeWork(name, options.prune_chars, options.facts_out, bool(options.summarizer), extract)
-            held = _range_pass(source, name, found, decision, work, progress)
+            held = _range_pass(source, name, found, decision, work, progress, dead)
         return _finish(source, name, output, options, result, found, decision, held, offsets, work, progress)
     finally:
         work.close()
@@ -179,15 +181,27 @@ def _single_pass(source, name, options, offsets, work: RangeWork, progress):
     return found, decision, held
 
 
-def _range_pass(source, name, found: Scan, decision: Plan, work: RangeWork, progress) -> Event | None:
-    """The exact (non-speculative) range work: a second parse of ``[0, cut)``."""
+def _dead_in_range(source: BinaryIO, found: Scan, decision: Plan) -> set[int]:
+    """Lines of abandoned Claude branches before the cut (empty unless the file branches)."""
+    if not found.branched:
+        return set()
+    source.seek(0)
+    cut_line = found.lines[decision.cut] if decision.cut < found.events else found.lines[-1] + 1
+    return {line for line in dead_lines(source) if line < cut_line}
+
+
+def _range_pass(source, name, found: Scan, decision: Plan, work: RangeWork, progress, dead=frozenset()) -> Event | None:
+    """The exact (non-speculative) range work: a second parse of ``[0, cut)``.
+
+    ``dead`` lines (abandoned branches) pass through like metadata: not context, not summarized.
+    """
     held = None
     source.seek(0)
     events = read_transcript(_lines(source, None, "summarize", _size(source), progress), name, found.format)
     for index, event in zip(range(decision.cut), events):
         if index == decision.held:
             held = event
-        elif is_pinned(event):
+        elif is_pinned(event) or event.line in dead:
             work.pin(event, found.tokens[index])
         else:
             work.take(event)
