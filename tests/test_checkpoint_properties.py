@@ -7,9 +7,11 @@ import math
 import random
 
 import orjson
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from horizon_cli.checkpoint import jcs as jcs_module
 from horizon_cli.checkpoint.jcs import canonical_chunks
 from horizon_cli.checkpoint import canonicalize, format_number, loads_strict, seal_document, verify_document
 from horizon_cli.errors import InputError
@@ -45,9 +47,11 @@ def test_canonicalization_is_idempotent(value):
 
 
 @SETTINGS
-@given(values, st.integers(min_value=0, max_value=3))
-def test_streamed_chunks_join_to_the_canonical_bytes(value, levels):
-    assert b"".join(canonical_chunks(value, levels)) == canonicalize(value)
+@given(values, st.integers(min_value=0, max_value=3), st.integers(min_value=1, max_value=3))
+def test_streamed_chunks_join_to_the_canonical_bytes(value, levels, batch):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(jcs_module, "_BATCH", batch)
+        assert b"".join(canonical_chunks(value, levels)) == canonicalize(value)
 
 
 @SETTINGS

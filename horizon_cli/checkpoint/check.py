@@ -13,7 +13,7 @@ from typing import Any, BinaryIO
 
 from horizon_cli.checkpoint.hashing import verify_document
 from horizon_cli.checkpoint.jcs import CheckpointError
-from horizon_cli.checkpoint.strict import loads_strict
+from horizon_cli.checkpoint.strict import gc_paused, loads_strict
 from horizon_cli.errors import InputError
 
 __all__ = ["CheckRecord", "check_bytes", "check_jsonl", "check_stream", "error_record"]
@@ -57,24 +57,26 @@ def error_record(path: str, message: str, line: int | None = None) -> CheckRecor
 
 def check_stream(stream: BinaryIO, path: str, *, schema: str | None = None) -> CheckRecord:
     """Read a whole file-like object and check the one checkpoint in it."""
-    try:
-        # The bytes live only while they are parsed: memory stays ~ one document.
-        document = loads_strict(_read(stream), path)
-    except _ReadError as exc:
-        return error_record(path, f"cannot read: {exc}")
-    except InputError as exc:
-        return error_record(path, exc.message, exc.line)
-    return check_document(document, path, schema=schema)
+    with gc_paused():
+        try:
+            # The bytes live only while they are parsed: memory stays ~ one document.
+            document = loads_strict(_read(stream), path)
+        except _ReadError as exc:
+            return error_record(path, f"cannot read: {exc}")
+        except InputError as exc:
+            return error_record(path, exc.message, exc.line)
+        return check_document(document, path, schema=schema)
 
 
 def check_bytes(data: bytes, path: str, *, schema: str | None = None, line: int | None = None) -> CheckRecord:
     """Check one checkpoint given as JSON bytes (``line`` places it in a JSONL stream)."""
-    try:
-        document = loads_strict(data, path)
-    except InputError as exc:
-        # A JSONL record has one line; a parse error inside a file names its own.
-        return error_record(path, exc.message, line if line is not None else exc.line)
-    return check_document(document, path, schema=schema, line=line)
+    with gc_paused():
+        try:
+            document = loads_strict(data, path)
+        except InputError as exc:
+            # A JSONL record has one line; a parse error inside a file names its own.
+            return error_record(path, exc.message, line if line is not None else exc.line)
+        return check_document(document, path, schema=schema, line=line)
 
 
 class _ReadError(Exception):

@@ -26,6 +26,7 @@ __all__ = ["CheckpointError", "CanonicalError", "canonical_chunks", "canonicaliz
 # Integers a double holds exactly; beyond, the TypeScript writer saw a double.
 MAX_SAFE_INTEGER = 2**53
 _SAFE = MAX_SAFE_INTEGER
+_BATCH = 512  # list items per orjson call when streaming canonical bytes
 _SORT = orjson.OPT_SORT_KEYS
 _Fragment = orjson.Fragment
 _ASTRAL = "\U00010000"
@@ -59,11 +60,12 @@ def _chunks(node: Any, levels: int) -> Iterator[bytes]:
     if not levels or (kind is not dict and kind is not list):
         yield dumps_prepared(node)
     elif kind is list:
+        # Items go to orjson in batches: one call per item would cost more
+        # than the serialization of a small item.
         yield b"["
-        for index, item in enumerate(node):
-            if index:
-                yield b","
-            yield from _chunks(item, levels - 1)
+        for start in range(0, len(node), _BATCH):
+            batch = dumps_prepared(node[start : start + _BATCH])
+            yield (b"," if start else b"") + batch[1:-1]
         yield b"]"
     else:
         yield b"{"

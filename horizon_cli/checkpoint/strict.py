@@ -119,7 +119,8 @@ def _surely_unique(raw: bytes, members: int) -> bool:
     """
     upper = _count_folded(raw, b" :")
     if upper > members:
-        upper -= raw.count(b'\\":') - raw.count(b'\\\\":')
+        escaped = raw.count(b'\\":')
+        upper -= escaped and escaped - raw.count(b'\\\\":')
     return upper == members
 
 
