@@ -227,3 +227,26 @@ def test_recompaction_never_nests(fmt, seed):
     texts = [e.text for e in events(twice) if e.kind == "summary"]
     assert len(texts) == 1 and texts[0].count("[REFERENCE ONLY") == 1 and texts[0].count("## Goal") == 1
     assert PLANTED["constraint"] in texts[0]
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), turns=st.integers(3, 30), keep=st.integers(0, 6))
+def test_claude_dead_branches_never_reach_the_summary(seed, turns, keep):
+    """A rewind (a second child of some line) is not the conversation: never summarized, never lost."""
+    rng = random.Random(seed)
+    rows = list(_claude(generate(rng, turns, planted=False)))
+    fork = rng.randint(1, len(rows) - 4)
+    dead = [
+        {"type": "user", "uuid": "dead-1", "parentUuid": rows[fork]["uuid"], "sessionId": "gen",
+         "message": {"role": "user", "content": "DEADBRANCH abandoned request"}},
+        {"type": "assistant", "uuid": "dead-2", "parentUuid": "dead-1", "sessionId": "gen",
+         "message": {"id": "dm", "role": "assistant", "content": [{"type": "text", "text": "DEADBRANCH answer"}]}},
+    ]
+    rows = rows[: fork + 1] + dead + rows[fork + 1:]
+    data = b"".join(orjson.dumps(r) + b"\n" for r in rows)
+    out, result = run(data, threshold_tokens=1, keep_recent=keep)
+    if not result.compacted:
+        return
+    summary = next(e.text for e in events(out) if e.kind == "summary" and e.text.startswith("[REFERENCE ONLY"))
+    assert "DEADBRANCH" not in summary
+    assert out.count(b"DEADBRANCH") == 2
