@@ -65,14 +65,15 @@ def generate(rng: random.Random, turns: int, planted: bool = True, output_words:
     return convo
 
 
-def render(fmt: str, convo: list[tuple]) -> bytes:
-    lines = [orjson.dumps(x) for x in _RENDER[fmt](convo)]
+def render(fmt: str, convo: list[tuple], offset: int = 0) -> bytes:
+    """``convo`` in format ``fmt``; ``offset`` shifts generated ids so blocks can be concatenated."""
+    lines = [orjson.dumps(x) for x in _RENDER[fmt](convo, offset)]
     return b"\n".join(lines) + b"\n"
 
 
-def _horizon(convo):
+def _horizon(convo, offset=0):
     yield {"event": "meta", "session": "gen"}
-    for n, item in enumerate(convo):
+    for n, item in enumerate(convo, start=offset):
         if item[0] in ("user", "assistant"):
             yield {"event": "message", "id": f"e{n}", "role": item[0], "text": item[1]}
         elif item[0] == "call":
@@ -81,7 +82,7 @@ def _horizon(convo):
             yield {"event": "tool_result", "id": f"e{n}", "results": [{"call_id": item[1], "output": item[2], "is_error": item[3]}]}
 
 
-def _openai(convo):
+def _openai(convo, offset=0):
     yield {"role": "system", "content": "You are a deployment agent."}
     for item in convo:
         if item[0] in ("user", "assistant"):
@@ -93,10 +94,10 @@ def _openai(convo):
             yield {"role": "tool", "tool_call_id": item[1], "content": item[2]}
 
 
-def _claude(convo):
+def _claude(convo, offset=0):
     yield {"type": "summary", "summary": "generated", "leafUuid": "x"}
-    parent = None
-    for n, item in enumerate(convo):
+    parent = f"u{offset - 1}" if offset else None
+    for n, item in enumerate(convo, start=offset):
         base = {"uuid": f"u{n}", "parentUuid": parent, "sessionId": "gen", "timestamp": f"2026-01-01T00:{n // 60 % 60:02d}:{n % 60:02d}Z"}
         parent = base["uuid"]
         if item[0] == "user":
@@ -111,7 +112,7 @@ def _claude(convo):
                 {"type": "tool_result", "tool_use_id": item[1], "content": item[2], "is_error": item[3]}]}}
 
 
-def _codex(convo):
+def _codex(convo, offset=0):
     yield {"timestamp": "2026-01-01T00:00:00Z", "type": "session_meta", "payload": {"id": "gen", "cwd": "/w"}}
     for item in convo:
         ts = "2026-01-01T00:00:01Z"
@@ -127,8 +128,8 @@ def _codex(convo):
             yield {"timestamp": ts, "type": "response_item", "payload": {"type": "function_call_output", "call_id": item[1], "output": item[2]}}
 
 
-def _adk(convo):
-    for n, item in enumerate(convo):
+def _adk(convo, offset=0):
+    for n, item in enumerate(convo, start=offset):
         base = {"id": f"e{n}", "invocationId": "inv", "timestamp": 1767225600.0 + n, "actions": {}}
         if item[0] == "user":
             yield {**base, "author": "user", "content": {"role": "user", "parts": [{"text": item[1]}]}}

@@ -68,10 +68,12 @@ def _words(rng: random.Random, count: int) -> str:
 def generate(path: Path, fmt: str, megabytes: int, seed: int = 1) -> int:
     rng = random.Random(seed)
     target = megabytes * 1_000_000
-    written = start = 0
+    written = start = lines = 0
     with open(path, "wb") as handle:
         while written < target:
-            data = render(fmt, conversation(rng, start, 500))
+            convo = conversation(rng, start, 500)
+            data = render(fmt, convo, offset=lines)  # ids unique (and one parent chain) across blocks
+            lines += len(convo)
             if start:  # one header per file, not per block
                 data = data.split(b"\n", 1)[1] if fmt != "adk" else data
             handle.write(data)
