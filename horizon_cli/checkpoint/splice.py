@@ -23,7 +23,7 @@ __all__ = ["SealOutcome", "seal_bytes"]
 
 _HASH_MEMBER = re.compile(rb'"stateHash"[ \t\r\n]*:[ \t\r\n]*("(?:[^"\\]|\\.)*"|null|true|false|-?[0-9][0-9.eE+-]*)')
 _FIRST_MEMBER = re.compile(rb'\A[ \t\r\n]*\{([ \t\r\n]*)"(?:[^"\\]|\\.)*"([ \t\r\n]*):([ \t\r\n]*)')
-_CLOSE = re.compile(rb"[ \t\r\n]*\}[ \t\r\n]*\Z")
+_WS = b" \t\r\n"
 
 
 @dataclass(frozen=True)
@@ -75,16 +75,18 @@ def _replacements(data: bytes, value: bytes):
 
 
 def _insertion(data: bytes, value: bytes) -> bytes | None:
-    close = _CLOSE.search(data)
-    if close is None:
+    tail = data.rstrip(_WS)
+    if not tail.endswith(b"}"):
         return None
-    head = data[: close.start()]
+    # Insert right after the last member's value, before the whitespace and
+    # the closing brace (string methods: a regex would scan the whole file).
+    end = len(tail[:-1].rstrip(_WS))
     first = _FIRST_MEMBER.match(data)
     if first is None:  # an empty object
-        return head + b'"' + HASH_KEY.encode() + b'":' + value + data[close.start() :]
+        return data[:end] + b'"' + HASH_KEY.encode() + b'":' + value + data[end:]
     indent, before, after = first.groups()
     member = b"," + indent + b'"' + HASH_KEY.encode() + b'"' + before + b":" + after + value
-    return head + member + data[close.start() :]
+    return data[:end] + member + data[end:]
 
 
 def _same(candidate: bytes, sealed: dict, name: str) -> bool:

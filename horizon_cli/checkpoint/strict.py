@@ -28,7 +28,6 @@ __all__ = ["gc_paused", "loads_strict"]
 MAX_SAFE_INTEGER = 2**53
 _FOLD = bytes.maketrans(b'\t\n\r"', b"    ")
 _SLICE = 1 << 16  # small enough to stay in cache between fold and count
-_BIG_INT_HINT = re.compile(rb"\d{16}")
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+', re.S)
 
 
@@ -74,14 +73,13 @@ def _loads(raw: bytes, name: str) -> Any:
     if type(value) not in (dict, list):
         unsafe = type(value) is int and not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER
         return float(value) if unsafe else value
-    big = _BIG_INT_HINT.search(raw) is not None
-    members = _normalize(value, big)
+    members = _normalize(value)
     if members and not _surely_unique(raw, members):
         _exact_duplicate_check(raw, name)
     return value
 
 
-def _normalize(value: Any, big: bool) -> int:
+def _normalize(value: Any) -> int:
     """Count object members (and turn unsafe integers into doubles, in place)."""
     count = 0
     stack = [value]
@@ -94,14 +92,14 @@ def _normalize(value: Any, big: bool) -> int:
                 kind = type(item)
                 if kind is dict or kind is list:
                     push(item)
-                elif big and kind is int and not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
+                elif kind is int and not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
                     node[key] = float(item)
         else:  # list
             for index, item in enumerate(node):
                 kind = type(item)
                 if kind is dict or kind is list:
                     push(item)
-                elif big and kind is int and not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
+                elif kind is int and not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:
                     node[index] = float(item)
     return count
 
