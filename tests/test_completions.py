@@ -97,3 +97,27 @@ def test_fish_completes_subcommand():
                           timeout=60, check=False)
     assert proc.returncode == 0, proc.stderr
     assert [line.split("\t")[0] for line in proc.stdout.splitlines()] == ["classify"]
+
+
+def test_zsh_completes_subcommand():
+    # zsh's completion builtins only work inside a completion widget, so stand in
+    # for the three the script calls and drive it with words/CURRENT as zsh would.
+    zsh = shutil.which("zsh")
+    if zsh is None:
+        pytest.skip("zsh is not installed")
+    pytest.importorskip("horizon_cli.commands.classify")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("_HORIZON")}
+    env["PATH"] = f"{_horizon_bin().parent}{os.pathsep}{env.get('PATH', '')}"
+    script = (
+        "compdef() { : }\n"
+        '_describe() { print -rl -- "${(@P)3}" }\n'
+        'compadd() { local a; a=("${@[-1]}"); print -rl -- "${(@P)a}" }\n'
+        f"source '{COMPLETIONS / 'horizon.zsh'}'\n"
+        "words=(horizon cl); CURRENT=2; _horizon_completion\n"
+        'words=(horizon rules --format ""); CURRENT=4; _horizon_completion\n'
+    )
+    proc = subprocess.run([zsh, "-f", "-c", script], capture_output=True, text=True, env=env, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("classify:")
+    assert lines[1:] == ["text", "json", "jsonl"]
