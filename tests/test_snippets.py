@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from horizon_cli.snippets import Snippet, extract_snippets, file_kind, info_language
@@ -210,6 +210,7 @@ _body_line = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), 
 )
 
 
+@settings(deadline=None)  # timing on a shared machine is not what is tested
 @given(
     prefix=st.lists(st.sampled_from(["text", "", "# head", "- item"]), max_size=4),
     body=st.lists(_body_line, min_size=1, max_size=5),
@@ -232,6 +233,7 @@ _output = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), max
 )
 
 
+@settings(deadline=None)  # timing on a shared machine is not what is tested
 @given(st.lists(st.tuples(_command, st.lists(_output, max_size=2), st.integers(0, 2)), min_size=1, max_size=5))
 def test_console_commands_roundtrip(session):
     # Invariant: every prompted command comes back exactly once, output lines never do,
