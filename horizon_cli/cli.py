@@ -12,6 +12,8 @@ import click
 from horizon_cli import __version__
 from horizon_cli.errors import EXIT_USAGE, HorizonError
 
+EXIT_BROKEN_PIPE = 141
+
 # name -> (module, attribute, one-line help). Modules load only when their
 # command runs, so `horizon halt` never pays for bashlex and `--help` for none.
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -63,6 +65,11 @@ def cli() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: never a traceback, always a documented exit code."""
+    sys.exit(run(argv))
+
+
+def run(argv: list[str] | None = None) -> int:
+    """Run ``horizon ARGV`` and return the exit code (errors mapped here, once)."""
     try:
         code = cli.main(args=argv, prog_name="horizon", standalone_mode=False)
     except HorizonError as exc:
@@ -78,6 +85,9 @@ def main(argv: list[str] | None = None) -> None:
         code = exc.exit_code
     except BrokenPipeError:
         code = _quiet_broken_pipe()
+    except SystemExit as exc:
+        # click turns EPIPE into sys.exit(1), which would read as "findings".
+        code = _quiet_broken_pipe() if _pipe_was_closed() else exc.code
     except KeyboardInterrupt:
         code = 130
     except Exception as exc:  # noqa: BLE001 - the edge: report, don't trace
@@ -85,15 +95,23 @@ def main(argv: list[str] | None = None) -> None:
             raise
         _error(f"internal error: {type(exc).__name__}: {exc} (set HORIZON_DEBUG=1 for a traceback)")
         code = EXIT_USAGE
-    sys.exit(code if isinstance(code, int) else 0)
+    return code if isinstance(code, int) else 0
 
 
 def _error(message: str) -> None:
     click.echo(f"horizon: error: {message}", err=True)
 
 
+def _pipe_was_closed() -> bool:
+    return type(sys.stdout).__name__ == "PacifyFlushWrapper"
+
+
 def _quiet_broken_pipe() -> int:
     # The reader went away (e.g. `| head`): stop without a second error on flush.
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    return 0
+    # 141 (128 + SIGPIPE) is what a shell reports for a killed writer: not 1, which means findings.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return EXIT_BROKEN_PIPE

@@ -21,7 +21,10 @@ def shared_path(*parts: str) -> Path:
 
 @pytest.fixture
 def run_cli():
-    """Run ``horizon ARGS`` in-process; returns (exit_code, stdout, stderr)."""
+    """Run ``horizon ARGS`` in-process; returns (exit_code, stdout, stderr).
+
+    Library errors propagate as exceptions (``catch_exceptions=False``); use
+    ``run_horizon`` to see the message and exit code a user sees."""
     from click.testing import CliRunner
 
     from horizon_cli.cli import cli
@@ -30,5 +33,22 @@ def run_cli():
         runner = CliRunner()
         result = runner.invoke(cli, list(args), input=input, env=env, catch_exceptions=False)
         return result.exit_code, result.stdout, result.stderr
+
+    return run
+
+
+@pytest.fixture
+def run_horizon():
+    """Run ``horizon ARGS`` exactly as the console script does (errors mapped to
+    messages and exit codes by ``horizon_cli.cli.run``); returns (exit_code, stdout, stderr)."""
+    from click.testing import CliRunner
+
+    from horizon_cli.cli import run as run_main
+
+    def run(args, input=None, env=None):
+        runner = CliRunner()
+        with runner.isolation(input=input, env=env) as (out, err, _):
+            code = run_main(list(args))
+        return code, out.getvalue().decode(), err.getvalue().decode()
 
     return run
