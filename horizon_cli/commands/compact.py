@@ -219,6 +219,8 @@ def _report(result, output_format: str, color: str, stream, check: bool) -> None
         tail = (f"compacted: {data['events_summarized']} of {data['events']} events summarized, "
                 f"{data['tokens_before']} -> {data['tokens_after']} tokens, {data['facts_flushed']} facts flushed "
                 f"({data['facts_found']} found)")
+    elif over:
+        tail = "not compacted: nothing before the kept events to summarize; output is the input unchanged"
     else:
         tail = "not compacted: output is the input unchanged"
     stream.write(f"{head}\n{tail}\n")

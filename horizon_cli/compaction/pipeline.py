@@ -60,6 +60,7 @@ class Result:
     facts_flushed: int = 0
     facts_found: int = 0
     covers: dict | None = None
+    threshold: int | None = None  # for an empty input, which has no plan
 
     def report(self) -> dict:
         """The stable ``--format json`` schema of ``--stats`` and ``--check``."""
@@ -68,7 +69,7 @@ class Result:
             "file": self.name,
             "format": self.format,
             "over_threshold": bool(p and p.over),
-            "threshold_tokens": p.threshold if p else None,
+            "threshold_tokens": p.threshold if p else self.threshold,
             "tokens_before": p.tokens_before if p else 0,
             "tokens_after": self.tokens_after if self.compacted else (p.tokens_before if p else 0),
             "token_source": p.token_source if p else "estimate",
@@ -84,7 +85,7 @@ class Result:
 def check(source: BinaryIO, name: str, options: Options, progress: Progress | None = None) -> Result:
     """Decide only: is the transcript over the threshold? Reads the input once."""
     if _is_empty(source):
-        return Result(name, options.input_format, None)
+        return Result(name, options.input_format, None, threshold=options.threshold_tokens)
     source.seek(0)
     found = scan(read_transcript(_lines(source, None, "scan", _size(source), progress), name, options.input_format))
     return Result(name, found.format, plan(found, options.threshold_tokens, options.keep_recent))
@@ -107,7 +108,7 @@ def compact(
     """
     if _is_empty(source):
         _copy(source, output, 0)
-        return Result(name, options.input_format, None)
+        return Result(name, options.input_format, None, threshold=options.threshold_tokens)
     offsets = array("q")
     work = RangeWork(name, options.prune_chars, options.facts_out, bool(options.summarizer), extract)
     try:
