@@ -119,6 +119,7 @@ def test_openai_adk_horizon_details():
     adk = events_of(OWN / "adk-session.jsonl")
     assert adk[4].tool_results[0].is_error and adk[4].tool_results[0].call_id == "adk-fc-02"
     assert adk[1].usage["totalTokenCount"] == 455
+    assert (adk[1].author, adk[1].role, adk[0].author) == ("planner_agent", "assistant", "user")
     hz = events_of(OWN / "horizon-events.jsonl")
     assert hz[5].tool_results[0].is_error and hz[0].kind == "meta"
 

@@ -29,6 +29,7 @@ def parse(obj: Any, raw: bytes, line: int) -> Event:
     usage = obj.get("usageMetadata") or obj.get("usage_metadata")
     event.usage = usage if isinstance(usage, dict) else None
     author = str_or_none(obj.get("author"))
+    event.author = author
     actions = obj.get("actions") if isinstance(obj.get("actions"), dict) else {}
     compaction = actions.get("compaction")
     if isinstance(compaction, dict):

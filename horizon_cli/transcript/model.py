@@ -65,6 +65,7 @@ class Event:
     injected: bool = False  # a "user" line the harness wrote, not the person
     mirror: bool = False  # a UI echo of another line (Codex event_msg); no content of its own
     horizon: dict | None = None  # the covers record of a horizon summary
+    author: str | None = None  # the agent or person by name, where the format says (ADK ``author``)
 
     @property
     def is_question(self) -> bool:
