@@ -25,6 +25,7 @@ GOAL_CHARS = 4000
 REQUEST_CHARS = 300
 _PATH_KEYS = ("file_path", "path", "filename", "notebook_path", "file", "target_file")
 _HEADING = re.compile(r"^## (\w+)\s*$")
+_PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTILINE)
 
 
 class OrderedSet:
@@ -121,6 +122,10 @@ class SummaryBuilder:
                 value = arguments.get(key)
                 if isinstance(value, str) and value:
                     self.sections["Files"].add(value)
+            arguments = arguments.get("input") or arguments.get("patch")
+        if isinstance(arguments, str) and "*** " in arguments:  # apply_patch envelopes (Codex)
+            for path in _PATCH_FILE.findall(arguments):
+                self.sections["Files"].add(path.strip())
 
     def render(self) -> str:
         body = {name: self.sections[name].lines() for name in self.sections}
