@@ -95,7 +95,7 @@ class SummaryBuilder:
         if parsed is None:
             body = text.strip()
             if body:
-                self.sections["Progress"].add(f"earlier summary: {body[:GOAL_CHARS]}")
+                self.sections["Progress"].add(f"earlier summary: {_head(body, GOAL_CHARS)}")
             return
         for name, lines in parsed.items():
             if name == "Goal":
@@ -107,7 +107,7 @@ class SummaryBuilder:
     def _question(self, text: str) -> None:
         text = text.strip()
         if not self.goal:
-            self.goal.append(text[:GOAL_CHARS])
+            self.goal.append(_head(text, GOAL_CHARS))
         else:
             self.requests.add(f"user asked: {_clip(text, REQUEST_CHARS)}")
 
@@ -173,6 +173,11 @@ def strip_banner(text: str) -> str:
     while text.startswith(BANNER):
         text = text[len(BANNER):].strip()
     return text
+
+
+def _head(text: str, limit: int) -> str:
+    """The start of a long text, verbatim (line breaks kept), marked when cut."""
+    return text if len(text) <= limit else text[:limit] + " […]"
 
 
 def _clip(text: str, limit: int) -> str:
