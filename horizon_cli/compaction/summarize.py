@@ -9,7 +9,7 @@ previous horizon summary in the range seeds the sections (merged, not nested).
 from __future__ import annotations
 
 import re
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterable
 
 from horizon_cli.compaction.facts import MAX_SENTENCE, Fact
@@ -23,6 +23,7 @@ SECTIONS = ("Goal", "Constraints", "Progress", "Decisions", "Errors", "Files", "
 LIMITS = {"Constraints": 60, "Progress": 40, "Decisions": 40, "Errors": 40, "Files": 120, "Facts": 150}
 GOAL_CHARS = 4000
 REQUEST_CHARS = 300
+REQUESTS = 20
 _PATH_KEYS = ("file_path", "path", "filename", "notebook_path", "file", "target_file")
 _HEADING = re.compile(r"^## (\w+)\s*$")
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTILINE)
@@ -57,7 +58,8 @@ class SummaryBuilder:
         self.sections = {name: OrderedSet(limit) for name, limit in LIMITS.items()}
         self.tools: Counter[str] = Counter()
         self.failures: Counter[str] = Counter()
-        self.requests = OrderedSet(LIMITS["Progress"])
+        self.requests: deque[str] = deque(maxlen=REQUESTS)  # the latest say most about where things stand
+        self.requests_seen = 0
         self.statements: list[str] = []
         self._call_names: dict[str, str] = {}
 
@@ -109,7 +111,8 @@ class SummaryBuilder:
         if not self.goal:
             self.goal.append(_head(text, GOAL_CHARS))
         else:
-            self.requests.add(f"user asked: {_clip(text, REQUEST_CHARS)}")
+            self.requests.append(f"user asked: {_clip(text, REQUEST_CHARS)}")
+            self.requests_seen += 1
 
     def _statement(self, text: str) -> None:
         first = _clip(text.strip().split("\n\n", 1)[0], MAX_SENTENCE)
@@ -146,7 +149,10 @@ class SummaryBuilder:
             calls = ", ".join(f"{name} x{count}" + (f" ({self.failures[name]} failed)" if self.failures[name] else "")
                               for name, count in sorted(self.tools.items(), key=lambda kv: (-kv[1], kv[0])))
             lines.append(f"tool calls: {calls}")
-        lines += self.requests.lines()
+        earlier = self.requests_seen - len(self.requests)
+        if earlier:
+            lines.append(f"({earlier} earlier user requests not listed)")
+        lines += self.requests
         lines += [f"assistant: {s}" for s in self.statements]
         return lines
 
