@@ -132,7 +132,7 @@ class SummaryBuilder:
 
     def render(self) -> str:
         body = {name: self.sections[name].lines() for name in self.sections}
-        body["Progress"] = self._progress() + body["Progress"]
+        body["Progress"] = body["Progress"] + self._progress()  # seeded (earlier) items first
         out = [BANNER, "", "## Goal", *(self.goal or ["(not stated in the summarized events)"])]
         for name in SECTIONS[1:]:
             out += ["", f"## {name}"]
