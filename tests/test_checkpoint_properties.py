@@ -103,12 +103,16 @@ def test_number_format_round_trips_with_shortest_digits(number):
     assert len(digits) <= len(repr(abs(number)).split("e")[0].replace(".", "").strip("0")) or number.is_integer()
 
 
+SEPARATORS = st.sampled_from([(", ", ": "), (",", ":"), (" , ", " : "), (",\n", "\t:\r\n "), (",", "  :")])
+
+
 @SETTINGS
-@given(st.dictionaries(names, scalars, min_size=1, max_size=5), st.data())
-def test_an_inserted_duplicate_member_is_always_rejected(obj, data):
+@given(st.dictionaries(names, values, min_size=1, max_size=5), SEPARATORS, st.data())
+def test_an_inserted_duplicate_member_is_always_rejected(obj, separators, data):
     key = data.draw(st.sampled_from(sorted(obj)))
-    text = json.dumps(obj)
-    duplicated = text[:-1] + ", " + json.dumps(key) + ": 0}"
+    text = json.dumps(obj, separators=separators)
+    assert loads_strict(text.encode(), "unique") == as_read(obj)
+    duplicated = text[:-1] + separators[0] + json.dumps(key) + separators[1] + "0}"
     try:
         loads_strict(duplicated.encode(), "dup")
     except InputError as exc:

@@ -26,6 +26,7 @@ from horizon_cli.errors import InputError
 __all__ = ["gc_paused", "loads_strict"]
 
 MAX_SAFE_INTEGER = 2**53
+_WS = b" \t\r\n"
 _FOLD = bytes.maketrans(b'\t\n\r"', b"    ")
 _SLICE = 1 << 16  # small enough to stay in cache between fold and count
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+', re.S)
@@ -112,14 +113,26 @@ def _surely_unique(raw: bytes, members: int) -> bool:
     ``" :"`` therefore bounds the members in the text from above. A colon
     right after an escaped quote (``\\":`` but not ``\\\\":``) is inside a
     string, so those are subtracted. Equality with the members orjson kept
-    means nothing was dropped; otherwise an exact, slower check decides. All
-    of it is C-speed ``bytes.translate``/``bytes.count``.
+    means nothing was dropped. Text such as "Note : x" loosens that bound, so
+    a second one deletes whitespace instead (a name's quote then meets its
+    colon); only if both fail does an exact, slower check decide. All of it is
+    C-speed ``bytes.translate``/``bytes.count``.
     """
     upper = _count_folded(raw, b" :")
     if upper > members:
-        escaped = raw.count(b'\\":')
-        upper -= escaped and escaped - raw.count(b'\\\\":')
-    return upper == members
+        upper -= _escaped_quote_colons(raw)
+    if upper == members:
+        return True
+    return _count_structural(raw.translate(None, _WS)) == members
+
+
+def _escaped_quote_colons(text: bytes) -> int:
+    escaped = text.count(b'\\":')
+    return escaped and escaped - text.count(b'\\\\":')
+
+
+def _count_structural(squeezed: bytes) -> int:
+    return squeezed.count(b'":') - _escaped_quote_colons(squeezed)
 
 
 def _count_folded(raw: bytes, pattern: bytes) -> int:
