@@ -454,3 +454,18 @@ def test_compact_never_imports_bashlex():
            "try:\n    main()\nexcept SystemExit:\n    pass\nassert 'bashlex' not in sys.modules, 'bashlex imported'"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0 and "compacted:" in proc.stderr, proc.stderr
+
+
+def test_summary_sections_are_capped_keeping_first_facts_and_latest_progress():
+    from horizon_cli.compaction.facts import Fact
+    from horizon_cli.compaction.summarize import LIMITS, SummaryBuilder, parse_sections
+
+    builder = SummaryBuilder()
+    builder.add_facts(Fact(f"v1.2.{n}", "version", n) for n in range(LIMITS["Facts"] + 5))
+    builder.add_facts(Fact(f"Error number {n} happened", "error", n) for n in range(LIMITS["Errors"] + 3))
+    text = builder.render()
+    sections = parse_sections(text)
+    assert sections["Facts"][0] == "- version: v1.2.0" and len(sections["Facts"]) == LIMITS["Facts"]
+    assert "- (+5 more; see the facts file)" in text
+    assert sections["Errors"][-1] == f"- Error number {LIMITS['Errors'] + 2} happened"
+    assert "- (+3 earlier, not shown)" in text

@@ -21,6 +21,7 @@ BANNER = (
 )
 SECTIONS = ("Goal", "Constraints", "Progress", "Decisions", "Errors", "Files", "Facts")
 LIMITS = {"Constraints": 60, "Progress": 40, "Decisions": 40, "Errors": 40, "Files": 120, "Facts": 150}
+_LATEST = ("Progress", "Errors")  # capped sections that keep their newest items
 GOAL_CHARS = 4000
 REQUEST_CHARS = 300
 REQUESTS = 20
@@ -30,10 +31,15 @@ _PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTIL
 
 
 class OrderedSet:
-    """Insertion-ordered unique items, with a cap; counts what the cap dropped."""
+    """Insertion-ordered unique items, with a cap; counts what the cap dropped.
 
-    def __init__(self, limit: int):
+    ``keep_latest``: past the cap, drop the oldest item (for progress and errors,
+    where the latest matter most) instead of refusing the new one.
+    """
+
+    def __init__(self, limit: int, keep_latest: bool = False):
         self.limit = limit
+        self.keep_latest = keep_latest
         self.items: dict[str, None] = {}
         self.dropped = 0
 
@@ -43,7 +49,9 @@ class OrderedSet:
             return
         if len(self.items) >= self.limit:
             self.dropped += 1
-            return
+            if not self.keep_latest:
+                return
+            del self.items[next(iter(self.items))]
         self.items[item] = None
 
     def lines(self) -> list[str]:
@@ -55,7 +63,7 @@ class SummaryBuilder:
 
     def __init__(self) -> None:
         self.goal: list[str] = []
-        self.sections = {name: OrderedSet(limit) for name, limit in LIMITS.items()}
+        self.sections = {name: OrderedSet(limit, name in _LATEST) for name, limit in LIMITS.items()}
         self.tools: Counter[str] = Counter()
         self.failures: Counter[str] = Counter()
         self.requests: deque[str] = deque(maxlen=REQUESTS)  # the latest say most about where things stand
@@ -140,7 +148,8 @@ class SummaryBuilder:
             out += [f"- {line}" for line in lines] or ["- (none)"]
             dropped = self.sections[name].dropped
             if dropped:
-                out.append(f"- (+{dropped} more; see the facts file)")
+                note = "earlier, not shown" if name in _LATEST else "more; see the facts file"
+                out.append(f"- (+{dropped} {note})")
         return "\n".join(out)
 
     def _progress(self) -> list[str]:
