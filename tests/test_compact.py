@@ -469,3 +469,15 @@ def test_summary_sections_are_capped_keeping_first_facts_and_latest_progress():
     assert "- (+5 more; see the facts file)" in text
     assert sections["Errors"][-1] == f"- Error number {LIMITS['Errors'] + 2} happened"
     assert "- (+3 earlier, not shown)" in text
+
+
+def test_range_of_only_abandoned_branches_is_left_alone():
+    rows = [
+        {"type": "user", "uuid": "q", "parentUuid": None, "message": {"role": "user", "content": "start " * 50}},
+        {"type": "assistant", "uuid": "x1", "parentUuid": "q", "message": {"role": "assistant", "content": "old " * 50}},
+        {"type": "assistant", "uuid": "a1", "parentUuid": "q", "message": {"role": "assistant", "content": "new " * 50}},
+        {"type": "assistant", "uuid": "a2", "parentUuid": "a1", "message": {"role": "assistant", "content": "done"}},
+    ]
+    data = b"".join(orjson.dumps(r) + b"\n" for r in rows)
+    out, result = run_lib(data, threshold_tokens=1, keep_recent=2)
+    assert out == data and not result.compacted

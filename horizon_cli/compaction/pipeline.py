@@ -122,6 +122,9 @@ def compact(
             work.close()
             work = RangeWork(name, options.prune_chars, options.facts_out, bool(options.summarizer), extract)
             held = _range_pass(source, name, found, decision, work, progress, dead)
+        if work.covers.events == 0:  # the range held only abandoned branches: nothing to summarize
+            _copy(source, output, 0)
+            return result
         return _finish(source, name, output, options, result, found, decision, held, offsets, work, progress)
     finally:
         work.close()
