@@ -66,6 +66,11 @@ def test_non_finite_numbers_are_errors(bad):
         canonicalize({"a": [1, bad]})
 
 
+def test_integers_beyond_any_double_are_errors():
+    with pytest.raises(CanonicalError, match="too large for a double"):
+        canonicalize([10**400])
+
+
 def test_strings_escape_like_json_stringify():
     text = '"\\\b\f\n\r\t\x00\x1f\x7f\u2028\u2029/é😀'
     expected = '"\\"\\\\\\b\\f\\n\\r\\t\\u0000\\u001f\x7f\u2028\u2029/é😀"'.encode()

@@ -37,6 +37,11 @@ def test_duplicate_member_names_are_rejected_with_their_line(data, line):
     assert (error.path, error.line) == ("ck.json", line)
 
 
+def test_the_first_duplicate_in_reading_order_is_named():
+    error = error_of(b'{"x": 1,\n "x": 2,\n "y": {"z": 1, "z": 2}}')
+    assert (error.message, error.line) == ('duplicate member name "x"', 2)
+
+
 @pytest.mark.parametrize(
     "data",
     [

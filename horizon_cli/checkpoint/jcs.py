@@ -21,7 +21,15 @@ from typing import Any
 
 import orjson
 
-__all__ = ["CheckpointError", "CanonicalError", "canonical_chunks", "canonicalize", "format_number", "prepare", "MAX_SAFE_INTEGER"]
+__all__ = [
+    "MAX_SAFE_INTEGER",
+    "CanonicalError",
+    "CheckpointError",
+    "canonical_chunks",
+    "canonicalize",
+    "format_number",
+    "prepare",
+]
 
 # Integers a double holds exactly; beyond, the TypeScript writer saw a double.
 MAX_SAFE_INTEGER = 2**53
@@ -97,7 +105,10 @@ def prepare(value: Any) -> Any:
 
 def format_number(number: float | int) -> str:
     """ECMAScript ``Number.prototype.toString`` of a double (integers converted)."""
-    x = float(number)
+    try:
+        x = float(number)
+    except OverflowError:
+        raise CanonicalError(f"an integer of {len(str(abs(number)))} digits is too large for a double") from None
     if not math.isfinite(x):
         raise CanonicalError(f"{x!r} has no JSON representation (NaN and infinities are not allowed)")
     if x.is_integer() and -MAX_SAFE_INTEGER <= x <= MAX_SAFE_INTEGER:

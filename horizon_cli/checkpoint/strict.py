@@ -149,8 +149,10 @@ def _exact_duplicate_check(raw: bytes, name: str) -> None:
     try:
         json.loads(raw, object_pairs_hook=_pairs_unique)
     except _Duplicate as dup:
-        line = _locate_duplicate(raw.decode("utf-8", "surrogatepass"))
-        raise InputError(f"duplicate member name {json.dumps(dup.name, ensure_ascii=False)}", path=name, line=line) from None
+        # json reports the first object to *close* with a repeat; name the first in reading order.
+        key, line = _locate_duplicate(raw.decode("utf-8", "surrogatepass")) or (dup.name, None)
+        shown = json.dumps(key, ensure_ascii=False)
+        raise InputError(f"duplicate member name {shown}", path=name, line=line) from None
 
 
 def _pairs_unique(pairs: list[tuple[str, Any]]) -> dict:
@@ -164,8 +166,8 @@ def _pairs_unique(pairs: list[tuple[str, Any]]) -> dict:
     return result
 
 
-def _locate_duplicate(text: str) -> int | None:
-    """Line of the first repeated member name (error path only: a token loop is fine)."""
+def _locate_duplicate(text: str) -> tuple[str, int] | None:
+    """The first repeated member name and its line (error path only: a token loop is fine)."""
     scopes: list[set[str] | None] = []
     previous = None
     for match in _TOKEN.finditer(text):
@@ -180,7 +182,7 @@ def _locate_duplicate(text: str) -> int | None:
             key_text, key_pos = previous
             key = json.loads(key_text)
             if key in scopes[-1]:
-                return text.count("\n", 0, key_pos) + 1
+                return key, text.count("\n", 0, key_pos) + 1
             scopes[-1].add(key)
         previous = (token, match.start()) if token.startswith('"') else None
     return None
