@@ -180,9 +180,10 @@ def _single_pass(source, name, options, offsets, work: RangeWork, progress):
         if index >= decision.cut:
             break
         leave(index, event)
-    held = pending
-    assert (held.line if held else None) == (found.lines[decision.held] if decision.held is not None else None)
-    return found, decision, held
+    expected = found.lines[decision.held] if decision.held is not None else None
+    if (pending.line if pending is not None else None) != expected:
+        return found, decision, False  # cannot happen by construction; if it does, be exact, not wrong
+    return found, decision, pending
 
 
 def _dead_in_range(source: BinaryIO, found: Scan, decision: Plan) -> set[int]:
