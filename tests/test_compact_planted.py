@@ -251,3 +251,23 @@ def test_claude_dead_branches_never_reach_the_summary(seed, turns, keep):
     summary = next(e.text for e in events(out) if e.kind == "summary" and e.text.startswith("[REFERENCE ONLY"))
     assert "DEADBRANCH" not in summary
     assert out.count(b"DEADBRANCH") == 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(fmt=st.sampled_from(FORMATS), seed=st.integers(0, 10_000), turns=st.integers(0, 60), keep=st.integers(0, 6))
+def test_speculation_never_changes_the_result(fmt, seed, turns, keep):
+    """The single pass takes events early (behind the keep window); the result must be exactly what
+    taking them after the decision gives: margin 0 (speculate as much as possible, often redo),
+    the default, and no speculation at all produce the same bytes."""
+    from horizon_cli.compaction import pipeline
+
+    data = render(fmt, generate(random.Random(seed), turns, planted=seed % 2 == 0))
+    outputs = []
+    default = pipeline._MARGIN
+    try:
+        for margin in (0, default, 10**9):
+            pipeline._MARGIN = margin
+            outputs.append(run(data, threshold_tokens=1, keep_recent=keep)[0])
+    finally:
+        pipeline._MARGIN = default
+    assert outputs[0] == outputs[1] == outputs[2]
