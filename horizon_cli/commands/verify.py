@@ -36,7 +36,8 @@ Exit codes:
 @click.option(
     "--schema",
     type=click.Choice(["metaharness"]),
-    help="Also check the checkpoint shape of this implementation; problems are reported by field path.",
+    help="Also check the shape of this implementation's checkpoints (metaharness: the TypeScript harness); "
+    "every missing or mistyped field is reported by its path.",
 )
 @click.option("-q", "--quiet", is_flag=True, help="Text output: print only mismatches and errors, no summary.")
 @format_option("text", "json", "jsonl")
