@@ -4,9 +4,10 @@ One parsing pass over a seekable input does the decide scan and, for events
 that have already left the keep-recent window (so are certainly before the
 cut), the range work (prune, extract facts, summary state) — holding only the
 window in memory. Should the final cut land earlier than that speculation
-(a kept tool result whose call left the window long ago), the range work is
-redone in a second pass. Then: flush the facts (fsync), summarize, splice. ``output`` is written only after the
-flush and the summary have both succeeded.
+(a kept tool result whose call left the window long ago), or the file hold a
+rewound Claude branch, the range work is redone exactly in a second pass.
+Then: flush the facts (fsync), summarize, splice. ``output`` is written only
+after the flush and the summary have both succeeded.
 """
 
 from __future__ import annotations
@@ -102,9 +103,10 @@ def compact(
     """Compact ``source`` (seekable, binary) into ``output``.
 
     Under the threshold, or with nothing to summarize, ``output`` receives the
-    input byte for byte. Raises :class:`~horizon_cli.errors.FlushError`
-    (nothing written to ``output``, facts file unchanged) when the fact
-    extraction, the flush or the summarizer fails.
+    input byte for byte. Raises :class:`~horizon_cli.errors.FlushError`, with
+    nothing written to ``output``, when the fact extraction, the flush or the
+    summarizer fails (a failed extraction or flush leaves the facts file as it
+    was; a failed summarizer runs after the facts were flushed, by design).
     """
     if _is_empty(source):
         _copy(source, output, 0)
