@@ -10,7 +10,7 @@ import pytest
 
 from horizon_cli.guard.model import ParsedScript, Segment
 from horizon_cli.guard.parse import parse_script
-from tests.conftest import shared_path
+from conftest import shared_path
 
 
 def argvs(result: ParsedScript) -> list[list[str]]:

@@ -142,7 +142,7 @@ class Builder:
             context=place.context,
         )
         self.segments.append((base + span[0], len(self.segments), segment))
-        self._propagate(frag, words, argv, assignments, subs)
+        self._propagate(argv, assignments)
         self._parse_subs(frag, subs)
         return segment
 
@@ -185,7 +185,7 @@ class Builder:
             body = target.value
         return Redirect(spec.op, target, spec.fd, body)
 
-    def _propagate(self, frag, words, argv: list[Word], assignments, subs: list[Sub]) -> None:
+    def _propagate(self, argv: list[Word], assignments: list[tuple[str, Word]]) -> None:
         """Constant propagation: remember statically known assignments for later words."""
         if not argv:
             for name, value in assignments:
