@@ -118,6 +118,11 @@ def test_jsonl_input_reports_each_line(run_cli, workdir, snapshot):
     assert err == "4 checked: 2 ok, 1 mismatch, 1 error\n"
 
 
+def test_no_hints_skips_the_diagnosis(run_cli, workdir):
+    code, out, _ = run_cli(["verify", "--no-hints", "python.json"])
+    assert code == 1 and out.startswith("python.json: MISMATCH") and "hint" not in out
+
+
 def test_stdin_is_the_default_input(run_cli, workdir):
     assert run_cli(["verify"], input=orjson.dumps(GOOD)) == (0, "<stdin>: ok\n", "")
 

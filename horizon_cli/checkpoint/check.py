@@ -55,7 +55,7 @@ def error_record(path: str, message: str, line: int | None = None) -> CheckRecor
     return CheckRecord(path, line, ERROR, error=message)
 
 
-def check_stream(stream: BinaryIO, path: str, *, schema: str | None = None) -> CheckRecord:
+def check_stream(stream: BinaryIO, path: str, *, schema: str | None = None, hints: bool = True) -> CheckRecord:
     """Read a whole file-like object and check the one checkpoint in it."""
     with gc_paused():
         try:
@@ -65,10 +65,12 @@ def check_stream(stream: BinaryIO, path: str, *, schema: str | None = None) -> C
             return error_record(path, f"cannot read: {exc}")
         except InputError as exc:
             return error_record(path, exc.message, exc.line)
-        return check_document(document, path, schema=schema)
+        return check_document(document, path, schema=schema, hints=hints)
 
 
-def check_bytes(data: bytes, path: str, *, schema: str | None = None, line: int | None = None) -> CheckRecord:
+def check_bytes(
+    data: bytes, path: str, *, schema: str | None = None, line: int | None = None, hints: bool = True
+) -> CheckRecord:
     """Check one checkpoint given as JSON bytes (``line`` places it in a JSONL stream)."""
     with gc_paused():
         try:
@@ -76,7 +78,7 @@ def check_bytes(data: bytes, path: str, *, schema: str | None = None, line: int 
         except InputError as exc:
             # A JSONL record has one line; a parse error inside a file names its own.
             return error_record(path, exc.message, line if line is not None else exc.line)
-        return check_document(document, path, schema=schema, line=line)
+        return check_document(document, path, schema=schema, line=line, hints=hints)
 
 
 class _ReadError(Exception):
@@ -90,10 +92,12 @@ def _read(stream: BinaryIO) -> bytes:
         raise _ReadError(exc.strerror or str(exc)) from None
 
 
-def check_document(document: Any, path: str, *, schema: str | None = None, line: int | None = None) -> CheckRecord:
+def check_document(
+    document: Any, path: str, *, schema: str | None = None, line: int | None = None, hints: bool = True
+) -> CheckRecord:
     record = CheckRecord(path, line)
     try:
-        result = verify_document(document)
+        result = verify_document(document, hints=hints)
     except CheckpointError as exc:
         record.status, record.error = ERROR, str(exc)
         return record
@@ -110,12 +114,14 @@ def check_document(document: Any, path: str, *, schema: str | None = None, line:
     return record
 
 
-def check_jsonl(lines: Iterable[bytes], path: str, *, schema: str | None = None) -> Iterator[CheckRecord]:
+def check_jsonl(
+    lines: Iterable[bytes], path: str, *, schema: str | None = None, hints: bool = True
+) -> Iterator[CheckRecord]:
     """Check a stream holding one checkpoint per line; blank lines are skipped."""
     number = 0
     try:
         for number, raw in enumerate(lines, start=1):  # noqa: B007 - number used after the loop
             if raw.strip():
-                yield check_bytes(raw, path, schema=schema, line=number)
+                yield check_bytes(raw, path, schema=schema, line=number, hints=hints)
     except OSError as exc:
         yield error_record(path, f"cannot read: {exc.strerror or exc}", number + 1)

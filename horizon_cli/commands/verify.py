@@ -40,9 +40,16 @@ Exit codes:
     "every missing or mistyped field is reported by its path.",
 )
 @click.option("-q", "--quiet", is_flag=True, help="Text output: print only mismatches and errors, no summary.")
+@click.option(
+    "--no-hints",
+    is_flag=True,
+    help="Skip the writer-bug diagnosis on a mismatch (it re-serializes the checkpoint up to eleven ways).",
+)
 @format_option("text", "json", "jsonl")
 @color_option
-def verify(files: tuple[str, ...], jsonl: bool, schema: str | None, quiet: bool, output_format: str, color: str) -> None:
+def verify(
+    files: tuple[str, ...], jsonl: bool, schema: str | None, quiet: bool, no_hints: bool, output_format: str, color: str
+) -> None:
     """Verify the stateHash of checkpoint FILEs (stdin when none or '-')."""
     from horizon_cli.checkpoint.strict import gc_paused
 
@@ -51,7 +58,7 @@ def verify(files: tuple[str, ...], jsonl: bool, schema: str | None, quiet: bool,
     # JSON trees are acyclic: cycle collection would only re-traverse every
     # parsed container (seconds on a 100 MB checkpoint).
     with gc_paused():
-        for record in _records(files or ("-",), jsonl, schema):
+        for record in _records(files or ("-",), jsonl, schema, not no_hints):
             counts[record.status] += 1
             emit(record)
     if output_format == "json":
@@ -104,7 +111,7 @@ def _summary(counts: dict[str, int]) -> str:
     return f"{total} checked: {counts['ok']} ok, {counts['mismatch']} mismatch, {counts['error']} error"
 
 
-def _records(files: tuple[str, ...], jsonl: bool, schema: str | None):
+def _records(files: tuple[str, ...], jsonl: bool, schema: str | None, hints: bool):
     from horizon_cli.checkpoint.check import check_jsonl, check_stream, error_record
     from horizon_cli.commands.common import open_input
     from horizon_cli.errors import InputError
@@ -118,9 +125,9 @@ def _records(files: tuple[str, ...], jsonl: bool, schema: str | None):
             continue
         try:
             if jsonl:
-                yield from check_jsonl(stream, name, schema=schema)
+                yield from check_jsonl(stream, name, schema=schema, hints=hints)
             else:
-                yield check_stream(stream, name, schema=schema)
+                yield check_stream(stream, name, schema=schema, hints=hints)
         finally:
             if path != "-":
                 stream.close()
