@@ -123,6 +123,14 @@ def test_no_hints_skips_the_diagnosis(run_cli, workdir):
     assert code == 1 and out.startswith("python.json: MISMATCH") and "hint" not in out
 
 
+def test_a_jsonl_file_without_jsonl_suggests_the_flag(run_cli, workdir):
+    (workdir / "two.jsonl").write_bytes(orjson.dumps(GOOD) + b"\n" + orjson.dumps(GOOD) + b"\n")
+    code, out, _ = run_cli(["verify", "two.jsonl"])
+    assert code == 2 and out.startswith("two.jsonl:2: error: malformed JSON: unexpected content after document")
+    assert out.rstrip().endswith("use --jsonl")
+    assert run_cli(["verify", "--jsonl", "two.jsonl"])[0] == 0
+
+
 def test_stdin_is_the_default_input(run_cli, workdir):
     assert run_cli(["verify"], input=orjson.dumps(GOOD)) == (0, "<stdin>: ok\n", "")
 

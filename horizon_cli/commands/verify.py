@@ -111,6 +111,13 @@ def _summary(counts: dict[str, int]) -> str:
     return f"{total} checked: {counts['ok']} ok, {counts['mismatch']} mismatch, {counts['error']} error"
 
 
+def _suggest_jsonl(record):
+    # A second document after the first usually means a JSONL stream.
+    if record.error and record.error.startswith("malformed JSON: unexpected content after document"):
+        record.error += "; several checkpoints, one per line? use --jsonl"
+    return record
+
+
 def _records(files: tuple[str, ...], jsonl: bool, schema: str | None, hints: bool):
     from horizon_cli.checkpoint.check import check_jsonl, check_stream, error_record
     from horizon_cli.commands.common import open_input
@@ -127,7 +134,7 @@ def _records(files: tuple[str, ...], jsonl: bool, schema: str | None, hints: boo
             if jsonl:
                 yield from check_jsonl(stream, name, schema=schema, hints=hints)
             else:
-                yield check_stream(stream, name, schema=schema, hints=hints)
+                yield _suggest_jsonl(check_stream(stream, name, schema=schema, hints=hints))
         finally:
             if path != "-":
                 stream.close()
