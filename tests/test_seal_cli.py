@@ -158,3 +158,15 @@ def test_usage_errors(run_cli, workdir, args, message):
 def test_help_documents_exit_codes(run_cli):
     code, out, _ = run_cli(["seal", "--help"])
     assert code == 0 and "Exit codes:" in out and "atomically" in out
+
+
+def test_crlf_and_tab_indented_files_keep_their_style():
+    data = b'{\r\n\t"a": 1,\r\n\t"b": "x"\r\n}\r\n'
+    outcome = seal_bytes(data, "x")
+    assert outcome.data == b'{\r\n\t"a": 1,\r\n\t"b": "x",\r\n\t"stateHash": "' + outcome.state_hash.encode() + b'"\r\n}\r\n'
+
+
+def test_a_nested_state_hash_is_not_mistaken_for_the_top_level_one():
+    data = b'{"inner": {"stateHash": "sha256:old"}, "a": 1}'
+    outcome = seal_bytes(data, "x")
+    assert outcome.preserved and outcome.data.startswith(b'{"inner": {"stateHash": "sha256:old"}, "a": 1,')

@@ -182,3 +182,14 @@ def test_verify_does_not_import_bashlex():
     probe = "import sys; from horizon_cli.cli import main\ntry: main(['verify', '--help'])\nexcept SystemExit: pass\nprint('bashlex' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.strip().endswith("False")
+
+
+def test_jsonl_with_crlf_line_endings(run_cli, workdir):
+    stream = orjson.dumps(GOOD) + b"\r\n" + orjson.dumps(GOOD) + b"\r\n"
+    assert run_cli(["verify", "--jsonl", "-q", "-"], input=stream) == (0, "", "")
+
+
+def test_directory_input_is_an_error_record(run_cli, workdir):
+    (workdir / "sub").mkdir()
+    code, out, _ = run_cli(["verify", "--format", "jsonl", "sub"])
+    assert code == 2 and json.loads(out)["error"].startswith("cannot read:")
