@@ -170,3 +170,30 @@ def test_a_nested_state_hash_is_not_mistaken_for_the_top_level_one():
     data = b'{"inner": {"stateHash": "sha256:old"}, "a": 1}'
     outcome = seal_bytes(data, "x")
     assert outcome.preserved and outcome.data.startswith(b'{"inner": {"stateHash": "sha256:old"}, "a": 1,')
+
+
+def test_seal_jsonl_seals_every_line_and_keeps_line_endings():
+    from horizon_cli.checkpoint.splice import seal_jsonl
+
+    data = b'{"a": 1}\r\n\n{"b": [1.0]}'
+    out, count, changed = seal_jsonl(data, "x")
+    lines = out.split(b"\n")
+    assert (count, changed, len(lines)) == (2, True, 3)
+    assert lines[0].endswith(b"\r") and lines[1] == b""
+    for line in (lines[0], lines[2]):
+        assert verify_document(loads_strict(line, "x")).ok
+    assert seal_jsonl(out, "x") == (out, 2, False)
+
+
+def test_seal_jsonl_names_the_bad_line(run_cli, workdir):
+    (workdir / "run.jsonl").write_bytes(b'{"a": 1}\n{"a": 1, "a": 2}\n')
+    code, out, err = run_cli(["seal", "--jsonl", "-i", "run.jsonl"])
+    assert (code, out) == (2, "") and err == 'horizon: error: run.jsonl:2: duplicate member name "a"\n'
+    assert (workdir / "run.jsonl").read_bytes() == b'{"a": 1}\n{"a": 1, "a": 2}\n'
+
+
+def test_seal_jsonl_then_verify_jsonl(run_cli, workdir):
+    (workdir / "run.jsonl").write_bytes(b'{"a": 1}\n{"b": 2}\n')
+    assert run_cli(["seal", "--jsonl", "-i", "run.jsonl"])[2] == "run.jsonl: sealed 2 checkpoints\n"
+    assert run_cli(["verify", "--jsonl", "run.jsonl"]) == (0, "run.jsonl:1: ok\nrun.jsonl:2: ok\n", "2 checked: 2 ok, 0 mismatch, 0 error\n")
+    assert run_cli(["seal", "--jsonl", "-i", "run.jsonl"])[2] == "run.jsonl: already sealed 2 checkpoints\n"

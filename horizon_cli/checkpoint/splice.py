@@ -9,6 +9,7 @@ is used; any doubt falls back to a fresh, indented serialization.
 
 from __future__ import annotations
 
+import io
 import re
 from dataclasses import dataclass
 
@@ -19,7 +20,7 @@ from horizon_cli.checkpoint.jcs import CheckpointError, canonicalize
 from horizon_cli.checkpoint.strict import loads_strict
 from horizon_cli.errors import InputError
 
-__all__ = ["SealOutcome", "seal_bytes"]
+__all__ = ["SealOutcome", "seal_bytes", "seal_jsonl"]
 
 _HASH_MEMBER = re.compile(rb'"stateHash"[ \t\r\n]*:[ \t\r\n]*("(?:[^"\\]|\\.)*"|null|true|false|-?[0-9][0-9.eE+-]*)')
 _FIRST_MEMBER = re.compile(rb'\A[ \t\r\n]*\{([ \t\r\n]*)"(?:[^"\\]|\\.)*"([ \t\r\n]*):([ \t\r\n]*)')
@@ -57,6 +58,32 @@ def seal_bytes(data: bytes, name: str, *, canonical: bool = False) -> SealOutcom
     if spliced is not None:
         return SealOutcome(spliced, digest, True, True)
     return SealOutcome(orjson.dumps(sealed, option=orjson.OPT_INDENT_2) + b"\n", digest, True, False)
+
+
+def seal_jsonl(data: bytes, name: str, *, canonical: bool = False) -> tuple[bytes, int, bool]:
+    """Seal every checkpoint of a JSONL stream: ``(output, count, changed)``.
+
+    Each line is sealed like a file (its own text kept); blank lines and line
+    endings stay as they were. An invalid line raises :class:`InputError`
+    naming ``name:line`` and nothing is returned, so nothing half-sealed is
+    ever written.
+    """
+    out, count, changed = [], 0, False
+    # Split on "\n" only, as `horizon verify --jsonl` reads lines.
+    for number, line in enumerate(io.BytesIO(data), start=1):
+        body = line.rstrip(b"\r\n")
+        if not body.strip():
+            out.append(line)
+            continue
+        try:
+            outcome = seal_bytes(body, name, canonical=canonical)
+        except InputError as exc:
+            raise InputError(exc.message, path=name, line=number) from None
+        sealed = outcome.data.rstrip(b"\n") if canonical else outcome.data
+        out.append(sealed + line[len(body) :])
+        count += 1
+        changed = changed or sealed != body
+    return b"".join(out), count, changed
 
 
 def _splice(data: bytes, sealed: dict, replace: bool, name: str) -> bytes | None:

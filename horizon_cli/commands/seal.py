@@ -20,6 +20,7 @@ Examples:
   horizon seal state.json > sealed.json
   horizon seal state.json -o sealed.json
   horizon seal --in-place checkpoints/*.json
+  horizon seal --jsonl --in-place run.checkpoints.jsonl
 
 \b
 Exit codes:
@@ -33,13 +34,16 @@ Exit codes:
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
 @click.option("-o", "--output", metavar="OUT", help="Write the sealed checkpoint to OUT ('-' for stdout).")
 @click.option("-i", "--in-place", is_flag=True, help="Rewrite each FILE in place (atomic); several FILEs allowed.")
+@click.option("--jsonl", is_flag=True, help="Each FILE is a stream with one checkpoint per line; seal every line.")
 @click.option(
     "--canonical",
     is_flag=True,
     help="Write the RFC 8785 canonical form instead of keeping the file's layout.",
 )
 @color_option
-def seal(files: tuple[str, ...], output: str | None, in_place: bool, canonical: bool, color: str) -> None:
+def seal(
+    files: tuple[str, ...], output: str | None, in_place: bool, jsonl: bool, canonical: bool, color: str
+) -> None:
     """Compute and write the stateHash of checkpoint FILE (stdout unless -o or --in-place)."""
     from horizon_cli.checkpoint.strict import gc_paused
     from horizon_cli.errors import EXIT_OK, EXIT_USAGE, HorizonError
@@ -49,7 +53,7 @@ def seal(files: tuple[str, ...], output: str | None, in_place: bool, canonical: 
     for path in files:
         try:
             with gc_paused():  # acyclic JSON trees: see `horizon verify`
-                _seal_one(path, output, in_place, canonical, use_color(color, sys.stderr))
+                _seal_one(path, output, in_place, jsonl, canonical, use_color(color, sys.stderr))
         except HorizonError as exc:
             if not in_place:
                 raise
@@ -67,8 +71,8 @@ def _check_usage(files: tuple[str, ...], output: str | None, in_place: bool) -> 
         raise click.UsageError("several FILEs need --in-place (one output per input otherwise)")
 
 
-def _seal_one(path: str, output: str | None, in_place: bool, canonical: bool, color: bool) -> None:
-    from horizon_cli.checkpoint.splice import seal_bytes
+def _seal_one(path: str, output: str | None, in_place: bool, jsonl: bool, canonical: bool, color: bool) -> None:
+    from horizon_cli.checkpoint.splice import seal_bytes, seal_jsonl
     from horizon_cli.commands.common import open_input
     from horizon_cli.errors import InputError
     from horizon_cli.fsutil import atomic_write_bytes
@@ -82,16 +86,22 @@ def _seal_one(path: str, output: str | None, in_place: bool, canonical: bool, co
     finally:
         if path != "-":
             stream.close()
-    outcome = seal_bytes(data, name, canonical=canonical)
+    if jsonl:
+        sealed, count, changed = seal_jsonl(data, name, canonical=canonical)
+        what = f"{count} checkpoint{'s' * (count != 1)}"
+    else:
+        outcome = seal_bytes(data, name, canonical=canonical)
+        sealed, changed, what = outcome.data, outcome.changed, outcome.state_hash
+    del data
     target = path if in_place else output
     if target is None or target == "-":
-        stdout_bytes().write(outcome.data)
+        stdout_bytes().write(sealed)
         return
-    if in_place and not outcome.changed:
-        click.echo(f"{name}: {paint('already sealed', 'green', color)} {outcome.state_hash}", err=True, color=color)
+    if in_place and not changed:
+        click.echo(f"{name}: {paint('already sealed', 'green', color)} {what}", err=True, color=color)
         return
     try:
-        atomic_write_bytes(target, outcome.data)
+        atomic_write_bytes(target, sealed)
     except OSError as exc:
         raise InputError(f"cannot write: {exc.strerror or exc}", path=display_name(target)) from None
-    click.echo(f"{display_name(target)}: {paint('sealed', 'green', color)} {outcome.state_hash}", err=True, color=color)
+    click.echo(f"{display_name(target)}: {paint('sealed', 'green', color)} {what}", err=True, color=color)
