@@ -10,6 +10,7 @@ import pytest
 
 from horizon_cli.guard.model import ParsedScript, Segment
 from horizon_cli.guard.parse import parse_script
+from horizon_cli.guard.simple import simple_pipelines
 from conftest import shared_path
 
 
@@ -341,6 +342,23 @@ def test_fast_path_assignments_and_words() -> None:
     assert seg.text == "A=1 B=~/x  ls -la\t/tmp"
 
 
+def test_fast_path_lists_and_pipelines() -> None:
+    result = parse_script("grep -rn 'a b' src | head && rm -rf / & echo \"x;y\" ; ls # c")
+    assert argvs(result) == [["grep", "-rn", "a b", "src"], ["head"], ["rm", "-rf", "/"], ["echo", "x;y"], ["ls"]]
+    grep, head, rm, echo, ls = result.segments
+    assert (grep.pipeline == head.pipeline, grep.stages, head.stage) == (True, 2, 1)
+    assert (grep.background, rm.background, echo.background) == (True, True, False)
+    assert rm.text == "rm -rf /" and (rm.line, rm.col) == (1, 30)
+    # `&` puts the whole and-or list in the background, as bash does.
+    assert [s.background for s in parse_script("a && b & c").segments] == [True, True, False]
+    assert [s.background for s in parse_script("a && b & (c)").segments] == [True, True, False]
+
+
+@pytest.mark.parametrize("text", ["ls &&", "| ls", "ls |& wc", "a ;; b", "git log &&& rm -rf /", "if x", "ls 'open"])
+def test_fast_path_declines_what_bashlex_must_judge(text: str) -> None:
+    assert simple_pipelines(text) is None
+
+
 def test_empty_and_blank_scripts() -> None:
     for text in ("", "   ", "\n\n", "# only a comment"):
         result = parse_script(text)
@@ -351,6 +369,7 @@ def test_plain_commands_do_not_import_bashlex() -> None:
     code = (
         "import sys; from horizon_cli.guard.parse import parse_script;"
         "parse_script('git status --short'); parse_script('rm -rf /tmp/x');"
+        "parse_script('grep -rn \"def main\" src/ | head -n 5 && echo done &');"
         "print('bashlex' in sys.modules, 'click' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -58,10 +58,11 @@ class _Walker:
         mark = len(segments)
         for part in parts:
             if part.kind == "operator":
-                if part.op == "&":
+                if part.op == "&":  # the whole and-or list since the last `;` or `&`
                     for _, _, seg in segments[mark:]:
                         seg.background = True
-                mark = len(segments)
+                if part.op not in ("&&", "||"):
+                    mark = len(segments)
             else:
                 self.walk(part, place)
 

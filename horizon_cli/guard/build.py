@@ -146,6 +146,19 @@ class Builder:
         self._parse_subs(frag, subs)
         return segment
 
+    def pipeline(
+        self,
+        frag: Fragment,
+        stages: list[tuple[list[tuple[int, int]], list[RedirectSpec], tuple[int, int]]],
+        context: str,
+        background: bool,
+    ) -> None:
+        """Build one pipeline's segments from (words, redirects, span) per stage."""
+        pid = self.new_pipeline() if len(stages) > 1 else None
+        for index, (words, redirects, span) in enumerate(stages):
+            place = Place(context, pid, index, len(stages)) if pid else Place(context)
+            self.command(frag, words, redirects, span, place).background = background
+
     def command_words(self, frag: Fragment, words: list[tuple[int, int]]) -> None:
         """Words outside any simple command (``for x in …``): only their substitutions run."""
         subs: list[Sub] = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from horizon_cli.guard.build import Builder, Fragment, Place, RedirectSpec
+from horizon_cli.guard.build import Builder, Fragment, RedirectSpec
 from horizon_cli.guard.quoting import skip, skip_construct
 
 _BLANKS = re.compile(r"(?:[ \t]|\\\n)+")
@@ -180,10 +180,6 @@ class _Scanner:
 
     def _end_pipeline(self, background: bool) -> None:
         stages, self.pipeline = self.pipeline, []
-        if not stages:
-            return
-        pid = self.builder.new_pipeline() if len(stages) > 1 else None
-        for index, cmd in enumerate(stages):
-            place = Place(self.context, pid, index, len(stages)) if pid else Place(self.context)
-            segment = self.builder.command(self.frag, cmd.words, cmd.redirects, (cmd.start, cmd.end), place)
-            segment.background = background
+        if stages:
+            built = [(cmd.words, cmd.redirects, (cmd.start, cmd.end)) for cmd in stages]
+            self.builder.pipeline(self.frag, built, self.context, background)

@@ -27,12 +27,12 @@ def load(path: Path) -> list[str]:
 def coverage(commands: list[str]) -> dict[str, int]:
     import bashlex
 
-    from horizon_cli.guard.parse import _simple_spans
+    from horizon_cli.guard.simple import simple_pipelines
     from horizon_cli.guard.rewrite import rewrite
 
     counts = {"fast path": 0, "bashlex direct": 0, "after rewrite": 0, "fallback scanner": 0}
     for command in commands:
-        if _simple_spans(command) is not None:
+        if simple_pipelines(command) is not None:
             counts["fast path"] += 1
             continue
         try:
@@ -96,9 +96,9 @@ def main() -> int:
         for command in commands:
             parse_script(command)
 
-    from horizon_cli.guard.parse import _simple_spans
+    from horizon_cli.guard.simple import simple_pipelines
 
-    hard = [c for c in commands if _simple_spans(c) is None]
+    hard = [c for c in commands if simple_pipelines(c) is None]
 
     def bare_hard() -> None:
         for command in hard:
