@@ -28,6 +28,7 @@ from horizon_cli.checkpoint.jcs import CanonicalError, canonicalize, dumps_prepa
 __all__ = ["diagnose"]
 
 _ASTRAL_UTF8 = re.compile(rb"[\xf0-\xf4]")
+WRITER_BUG = "the writer does not hash RFC 8785 canonical JSON"
 TAMPERED = (
     "no common non-canonical serialization reproduces the recorded hash: "
     "the content changed after sealing (or the hash was edited)"
@@ -48,7 +49,7 @@ def diagnose(document: dict, recorded: str, actual: str) -> list[str]:
         except (ValueError, TypeError, CanonicalError):
             continue
         if digest_hex(data) == digest:
-            hints.append(f"the recorded hash is the sha256 of {describe}: the writer does not hash RFC 8785 canonical JSON")
+            hints.append(f"the recorded hash is the sha256 of {describe}: {WRITER_BUG}")
             return hints
     hints.append(TAMPERED)
     return hints

@@ -115,7 +115,8 @@ def _items(value: Any, path: str, check: Check) -> list[str]:
 def _evaluation(value: Any) -> str | None:
     # Entries are scores, or objects carrying one.
     if isinstance(value, dict):
-        return None if "score" in value and _number(value["score"]) is None else "expected an object with a numeric score"
+        scored = "score" in value and _number(value["score"]) is None
+        return None if scored else "expected an object with a numeric score"
     return _number(value) and "expected a number or an object with a numeric score"
 
 
