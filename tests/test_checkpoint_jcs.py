@@ -130,9 +130,17 @@ def test_canonical_error_is_a_value_error():
     assert issubclass(CanonicalError, ValueError)
 
 
-def test_deep_nesting_is_an_error_not_a_crash():
+@pytest.mark.parametrize("depth", [255, 600, 100_000])
+def test_deep_nesting_is_an_error_not_a_crash(depth):
     value: list = []
-    for _ in range(100_000):
+    for _ in range(depth):
         value = [value]
-    with pytest.raises(CanonicalError, match="nested too deeply"):
+    with pytest.raises(CanonicalError, match="nested too deeply to canonicalize"):
         canonicalize(value)
+
+
+def test_254_levels_canonicalize():
+    value: list = []
+    for _ in range(253):
+        value = [value]
+    assert canonicalize(value) == b"[" * 254 + b"]" * 254

@@ -106,3 +106,9 @@ def test_sliced_folded_counts_equal_a_whole_count(raw, slice_size):
         patch.setattr(strict_module, "_SLICE", slice_size)
         for pattern in (b" :", b"\\ :", b"\\\\ :"):
             assert strict_module._count_folded(raw, pattern) == raw.translate(strict_module._FOLD).count(pattern)
+
+
+def test_too_deep_for_the_exact_check_is_an_input_error():
+    # A loose bound (escaped backslash and quote before " :") at a depth the json module cannot follow.
+    data = b'{"a":' * 1000 + b'"x\\\\\\" : y"' + b"}" * 1000
+    assert "nested too deeply" in error_of(data).message

@@ -38,6 +38,8 @@ _BATCH = 512  # list items per orjson call when streaming canonical bytes
 _SORT = orjson.OPT_SORT_KEYS
 _Fragment = orjson.Fragment
 _ASTRAL = "\U00010000"
+# orjson serializes at most 254 nested containers; deeper checkpoints are refused cleanly.
+_TOO_DEEP = "value is nested too deeply to canonicalize (at most 254 levels)"
 
 
 class CheckpointError(ValueError):
@@ -100,7 +102,7 @@ def prepare(value: Any) -> Any:
     try:
         return _prep(value)
     except RecursionError:
-        raise CanonicalError("value is nested too deeply to canonicalize") from None
+        raise CanonicalError(_TOO_DEEP) from None
 
 
 def format_number(number: float | int) -> str:
@@ -236,4 +238,6 @@ def _encode_reason(exc: orjson.JSONEncodeError) -> str:
     text = str(exc.args[0]) if exc.args else "cannot serialize"
     if "surrogates" in text:
         return "string contains a lone UTF-16 surrogate (not valid Unicode)"
+    if "Recursion limit" in text:
+        return _TOO_DEEP
     return text

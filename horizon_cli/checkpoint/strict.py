@@ -153,6 +153,9 @@ def _exact_duplicate_check(raw: bytes, name: str) -> None:
         key, line = _locate_duplicate(raw.decode("utf-8", "surrogatepass")) or (dup.name, None)
         shown = json.dumps(key, ensure_ascii=False)
         raise InputError(f"duplicate member name {shown}", path=name, line=line) from None
+    except RecursionError:
+        # orjson nests a little deeper than the json module can follow.
+        raise InputError("nested too deeply to check for duplicate member names", path=name) from None
 
 
 def _pairs_unique(pairs: list[tuple[str, Any]]) -> dict:
