@@ -327,6 +327,12 @@ def test_allowlist_entry_forms():
         ("http://a@169.254.169.254@github.com/", ["github.com", "169.254.169.254"]),
         ("http://github.com#@169.254.169.254/", ["github.com", "169.254.169.254"]),
         ("x=http://one.example.com/;y=https://two.example.com", ["one.example.com", "two.example.com"]),
+        ("http://169.254.169.254%2f@github.com/", ["github.com", "169.254.169.254"]),
+        ("http_proxy=169.254.169.254:80", ["169.254.169.254"]),
+        ("https_proxy=http://proxy.example.com:3128", ["proxy.example.com"]),
+        ("ALL_PROXY=socks5h://evil.example.com:1080", ["evil.example.com"]),
+        ("http://{metadata,www}.google.internal/", ["metadata.google.internal", "www.google.internal"]),
+        ("http://evil.example.com/file[1-3].txt", ["evil.example.com"]),
     ],
 )
 def test_endpoints_in_word(word, expected):
@@ -340,6 +346,7 @@ def test_endpoints_in_word(word, expected):
         "org.apache.maven.plugins:maven-help-plugin:2.1.1:evaluate", "HEAD:src/main.py", "a.b:c", "/usr/bin:/bin",
         "PATH=/usr/local/bin:/usr/bin", "key=value", "std::vector", "1.2.3", "--color=always", "user@host",
         "file:///etc/passwd", "C:\\Users\\x", "10:30", "image.png:2x", "", "http://", "nc evil.example.com",
+        "use_proxy=yes", "no_proxy=169.254.169.254,localhost", "--proxy-user=me:secret",
     ],
 )
 def test_ordinary_words_have_no_endpoints(word):
@@ -372,6 +379,12 @@ def test_bare_words(word, host, port):
 @pytest.mark.parametrize("word", ["80", "4444", "1", "-c", "foo bar", ""])
 def test_bare_ports_and_junk_are_not_hosts(word):
     assert endpoints_in_word(word, bare=True) == []
+
+
+def test_curl_url_globs_are_expanded():
+    eps = endpoints_in_word("http://169.254.169.25[0-9]/latest/")
+    assert any(is_metadata(ep) for ep in eps)
+    assert len(endpoints_in_word("http://h[0-9][0-9][0-9].example.com/")) <= 256  # bounded
 
 
 def test_word_endpoints_are_deduplicated():

@@ -228,6 +228,26 @@ def test_not_persistence(path):
     assert match_any(path, PERSISTENCE) is None
 
 
+@pytest.mark.parametrize("path", ["~/.AWS/Credentials", "/Users/alice/.Aws/credentials", ".ENV", "~/.SSH/ID_RSA"])
+def test_case_insensitive_file_systems(path):
+    """macOS and Windows file systems ignore case: ~/.AWS/Credentials is the secret file."""
+    assert match_any(path, SECRETS, SECRET_EXCLUDES) is not None
+    assert match_any(path.replace("AWS", "A?S").replace("ENV", "EN?"), SECRETS, SECRET_EXCLUDES, word_is_glob=True)
+
+
+def test_brace_words_with_literal_variants():
+    assert match_any("{README.md,.env}", SECRETS, SECRET_EXCLUDES) == "**/.env"
+    assert match_any("{a,b}.txt", SECRETS, SECRET_EXCLUDES) is None
+    assert match_any("{src/*.py,.env}", SECRETS, SECRET_EXCLUDES, word_is_glob=True) == "**/.env"
+    assert could_match("{a,.env}", "**/.env", word_is_glob=False)
+
+
+def test_long_code_words_are_fast_enough():
+    """Long awk/perl programs as words must not blow up the glob intersection."""
+    word = "{ total += $1 } END { print total/1024 \" Mb total\" }" * 5
+    assert match_any(word, SECRETS, SECRET_EXCLUDES, word_is_glob=False) is None
+
+
 def test_match_any_edge_cases():
     assert match_any("~/.aws/credentials", []) is None
     assert match_any(".env", ["**/.env"], ["**/.env"]) is None
@@ -293,7 +313,9 @@ def test_dynamic_parts_may_contain_anything():
     assert not could_match("*.txt", "**/.env.*", word_is_glob=True)
     # '$DIR/id_rsa': the unknown part may span directories.
     assert could_match("*/id_rsa", "~/.ssh/id_*", word_is_glob=False)
-    assert could_match("*.py", "~/.ssh/id_*", word_is_glob=False)  # '.ssh/id_x.py'
+    # '.ssh/id_x.py' is possible, but only the wildcard would name the key: no literal evidence.
+    assert not could_match("*.py", "~/.ssh/id_*", word_is_glob=False)
+    assert not could_match("*", "**/*.pem", word_is_glob=False)
     assert not could_match("*.py", "/etc/shadow", word_is_glob=False)
     assert not could_match("/tmp/*.log", "~/.aws/**", word_is_glob=True)
 
@@ -324,16 +346,33 @@ def test_could_match_agrees_with_glob_match_on_static_words(segments, pattern):
     assert intersects(forms, list(pattern_forms(pattern))) == glob_match(path, pattern)
 
 
-@given(st.lists(_SEGMENTS, min_size=1, max_size=4), st.sampled_from(SECRETS))
+@given(st.lists(_SEGMENTS, min_size=1, max_size=4), st.sampled_from(SECRETS), st.data())
 @settings(max_examples=300, deadline=None)
-def test_a_glob_could_match_whatever_it_expands_to(segments, pattern):
-    """Invariant: replacing a segment by '*' (dynamic) never turns a match into a non-match."""
+def test_a_glob_could_match_whatever_it_expands_to(segments, pattern, data):
+    """Invariant: turning the last character of a segment into a wildcard never loses a match."""
     path = "/".join(segments)
     if not glob_match(path, pattern):
         return
-    for index in range(len(segments)):
-        masked = "/".join(segments[:index] + ["*"] + segments[index + 1 :])
-        assert could_match(masked, pattern, word_is_glob=False), (masked, pattern)
+    index = data.draw(st.sampled_from([i for i, seg in enumerate(segments) if len(seg) > 2] or [None]))
+    if index is None:
+        return
+    for wildcard, is_glob in (("?", True), ("*", True), ("*", False)):
+        masked = "/".join(segments[:index] + [segments[index][:-1] + wildcard] + segments[index + 1 :])
+        assert could_match(masked, pattern, word_is_glob=is_glob), (masked, pattern)
+        assert match_any(masked, [pattern], word_is_glob=is_glob) == pattern
+
+
+@pytest.mark.parametrize(
+    "word", ["*", "foo*", "*txt*", "/stuff/*", "*/*/*", "zsh*", "[ef]*", "?", "./*", "*2"]
+)
+def test_bare_wildcards_are_no_evidence_of_a_secret(word):
+    """'cat foo*' could expand to foo.pem, but nothing in the word names a secret: precision wins."""
+    assert match_any(word, SECRETS, SECRET_EXCLUDES, word_is_glob=True) is None
+
+
+@pytest.mark.parametrize("word,expected", [(".*", "~/.aws/**"), ("*.pem", "**/*.pem"), ("*.json", "**/credentials.json")])
+def test_globs_with_literal_evidence(word, expected):
+    assert match_any(word, SECRETS, SECRET_EXCLUDES, word_is_glob=True) == expected
 
 
 # --- tree, display, braces ----------------------------------------------------------------------

@@ -12,7 +12,8 @@ failing closed).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from functools import lru_cache
 
 # How a wildcard behaves.
 PATTERN = "pattern"  # policy glob: '*' stays in a segment, matches leading dots; '**' spans segments
@@ -21,16 +22,20 @@ WORD_DYNAMIC = "dynamic"  # '*' stands for an unresolved expansion: any text, '/
 WORD_SEGMENT = "segment"  # an unresolved expansion assumed to stay within one path segment
 
 _OTHER = "\x00"  # represents every character no glob mentions
-_MAX_STATES = 4000
+_MAX_STATES = 20000
 _MAX_RANGE = 256
 
 
-@dataclass(frozen=True, slots=True)
 class CharSet:
-    chars: frozenset[str]
-    negate: bool = False
-    slash: bool = False  # may match '/'
-    lead_dot: bool = True  # may match '.' at the start of a segment
+    """A set of characters one transition accepts (``negate``: all but ``chars``)."""
+
+    __slots__ = ("chars", "negate", "slash", "lead_dot")
+
+    def __init__(self, chars: frozenset[str], negate: bool = False, slash: bool = False, lead_dot: bool = True):
+        self.chars = chars
+        self.negate = negate
+        self.slash = slash  # may match '/'
+        self.lead_dot = lead_dot  # may match '.' at the start of a segment
 
     def accepts(self, char: str, seg_start: bool) -> bool:
         if char == "/" and not self.slash:
@@ -40,17 +45,21 @@ class CharSet:
         return (char in self.chars) != self.negate
 
 
-ANY = frozenset()
+ANY: frozenset[str] = frozenset()
 _ANY_CHAR = CharSet(ANY, True, True, True)
 _SLASH = CharSet(frozenset("/"), False, True, True)
 
 
-@dataclass(slots=True)
 class Nfa:
-    moves: list[list[tuple[CharSet, int]]] = field(default_factory=list)
-    eps: list[list[int]] = field(default_factory=list)
-    accept: set[int] = field(default_factory=set)
-    alphabet: set[str] = field(default_factory=set)
+    """States are list indexes: character moves, epsilon moves, accepting set, characters mentioned."""
+
+    __slots__ = ("moves", "eps", "accept", "alphabet")
+
+    def __init__(self) -> None:
+        self.moves: list[list[tuple[CharSet, int]]] = []
+        self.eps: list[list[int]] = []
+        self.accept: set[int] = set()
+        self.alphabet: set[str] = set()
 
     def state(self) -> int:
         self.moves.append([])
@@ -148,54 +157,124 @@ def build(glob: str, mode: str, nfa: Nfa | None = None) -> tuple[Nfa, int]:
     return nfa, start
 
 
-def _closure(nfa: Nfa, states: frozenset[int]) -> frozenset[int]:
-    stack = list(states)
-    seen = set(states)
-    while stack:
-        for target in nfa.eps[stack.pop()]:
-            if target not in seen:
-                seen.add(target)
-                stack.append(target)
-    return frozenset(seen)
+def _closures(nfa: Nfa) -> list[frozenset[int]]:
+    """Epsilon closure of every state, computed once per NFA."""
+    out = []
+    for origin in range(len(nfa.moves)):
+        stack, seen = [origin], {origin}
+        while stack:
+            for target in nfa.eps[stack.pop()]:
+                if target not in seen:
+                    seen.add(target)
+                    stack.append(target)
+        out.append(frozenset(seen))
+    return out
 
 
-def _step(nfa: Nfa, states: frozenset[int], char: str, seg_start: bool) -> frozenset[int]:
-    out = {target for state in states for cs, target in nfa.moves[state] if cs.accepts(char, seg_start)}
-    return _closure(nfa, frozenset(out)) if out else frozenset()
+def _step(nfa: Nfa, closures: list[frozenset[int]], states: frozenset[int], char: str, seg: bool) -> frozenset[int]:
+    out: set[int] = set()
+    for state in states:
+        for charset, target in nfa.moves[state]:
+            if charset.accepts(char, seg):
+                out |= closures[target]
+    return frozenset(out)
+
+
+def _representatives(cw: CharSet, cp: CharSet, seg: bool, alphabet: list[str], relevant: set[str]) -> list[str]:
+    """Characters both transitions accept, one per class the rest of the search can tell apart.
+
+    Only '/' (segment starts) and characters the exclusions mention change what happens next;
+    every other accepted character is interchangeable, so one stands for all.
+    """
+    candidates = cw.chars if not cw.negate else cp.chars if not cp.negate else alphabet
+    out: list[str] = []
+    other = False
+    for char in candidates:
+        if cw.accepts(char, seg) and cp.accepts(char, seg):
+            if char in relevant:
+                out.append(char)
+            elif not other:
+                out.append(char)
+                other = True
+    return out
+
+
+class Compiled:
+    """An NFA for a union of globs with its epsilon closures and start set, reused across queries."""
+
+    __slots__ = ("nfa", "closures", "start")
+
+    def __init__(self, globs: tuple[tuple[str, str], ...]) -> None:
+        self.nfa = Nfa()
+        # Compared case-insensitively, like the regex matcher (case-insensitive file systems).
+        starts = [build(glob.lower(), mode, self.nfa)[1] for glob, mode in globs]
+        self.closures = _closures(self.nfa)
+        self.start = frozenset().union(*(self.closures[s] for s in starts))
+
+
+@lru_cache(maxsize=512)
+def compiled(globs: tuple[tuple[str, str], ...]) -> Compiled:
+    return Compiled(globs)
 
 
 def intersects(
-    words: list[tuple[str, str]], patterns: list[str], excludes: list[str] = ()
+    words: list[tuple[str, str]], patterns: list[str], excludes: Sequence[str] = (), *, evidence: bool = False
 ) -> bool:
-    """Is there a path matched by one of ``words`` ((glob, mode) pairs), one of ``patterns``, and no exclude?"""
-    word_nfa, pat_nfa, ex_nfa = Nfa(), Nfa(), Nfa()
-    w_starts = [build(glob, mode, word_nfa)[1] for glob, mode in words]
-    p_starts = [build(glob, PATTERN, pat_nfa)[1] for glob in patterns]
-    e_starts = [build(glob, PATTERN, ex_nfa)[1] for glob in excludes]
-    alphabet = sorted(word_nfa.alphabet | pat_nfa.alphabet | ex_nfa.alphabet | {_OTHER})
-    start = (
-        _closure(word_nfa, frozenset(w_starts)),
-        _closure(pat_nfa, frozenset(p_starts)),
-        _closure(ex_nfa, frozenset(e_starts)),
-        True,
-    )
-    seen = {start}
-    frontier = [start]
+    """Is there a path matched by one of ``words`` ((glob, mode) pairs), one of ``patterns``, and no exclude?
+
+    With ``evidence``, the path must also line up at least one literal (non-'/') character
+    of the word with a literal character of the pattern: ``foo*`` *could* be ``foo.pem``,
+    but nothing in it names a key file, while ``.en?`` and ``~/.aws/*`` do.
+
+    Product construction over single word x pattern states (small), with a subset
+    construction only for the exclusions (their complement is needed). Exclusions are
+    consulted only when word and pattern meet, and only those that can meet the word.
+    """
+    word = compiled(tuple(words))
+    pattern = compiled(tuple((glob, PATTERN) for glob in patterns))
+    if not _intersects(word, pattern, None, evidence):
+        return False
+    if not excludes:
+        return True
+    relevant = tuple((ex, PATTERN) for ex in excludes if _intersects(word, compiled(((ex, PATTERN),)), None, False))
+    return _intersects(word, pattern, compiled(relevant), evidence) if relevant else True
+
+
+def _intersects(word: Compiled, pattern: Compiled, exclude: Compiled | None, evidence: bool) -> bool:
+    word_nfa, pat_nfa = word.nfa, pattern.nfa
+    w_close, p_close = word.closures, pattern.closures
+    if exclude is not None:
+        ex_nfa, e_close, e0 = exclude.nfa, exclude.closures, exclude.start
+        relevant = ex_nfa.alphabet | {"/"}
+        alphabet = sorted(word_nfa.alphabet | pat_nfa.alphabet | ex_nfa.alphabet | {_OTHER})
+    else:
+        ex_nfa, e_close, e0 = Nfa(), [], frozenset()
+        relevant = {"/"}
+        alphabet = sorted(word_nfa.alphabet | pat_nfa.alphabet | {_OTHER})
+    frontier = [(w, p, e0, True, not evidence) for w in word.start for p in pattern.start]
+    seen = set(frontier)
+    reps: dict[tuple[int, int, bool], list[str]] = {}
     while frontier:
-        w, p, e, seg = frontier.pop()
-        if w & word_nfa.accept and p & pat_nfa.accept and not e & ex_nfa.accept:
+        w, p, e, seg, seen_literal = frontier.pop()
+        if seen_literal and w in word_nfa.accept and p in pat_nfa.accept and not e & ex_nfa.accept:
             return True
-        for char in alphabet:
-            w2 = _step(word_nfa, w, char, seg)
-            if not w2:
-                continue
-            p2 = _step(pat_nfa, p, char, seg)
-            if not p2:
-                continue
-            state = (w2, p2, _step(ex_nfa, e, char, seg) if e else e, char == "/")
-            if state not in seen:
-                if len(seen) >= _MAX_STATES:
-                    return True  # too complex to decide: fail closed
-                seen.add(state)
-                frontier.append(state)
+        for cw, w_target in word_nfa.moves[w]:
+            for cp, p_target in pat_nfa.moves[p]:
+                key = (id(cw), id(cp), seg)
+                chars = reps.get(key)
+                if chars is None:
+                    chars = reps[key] = _representatives(cw, cp, seg, alphabet, relevant)
+                literal_pair = not cw.negate and not cp.negate
+                for char in chars:
+                    e2 = _step(ex_nfa, e_close, e, char, seg) if e else e
+                    seg2 = char == "/"
+                    lit2 = seen_literal or (literal_pair and not seg2)
+                    for w2 in w_close[w_target]:
+                        for p2 in p_close[p_target]:
+                            state = (w2, p2, e2, seg2, lit2)
+                            if state not in seen:
+                                if len(seen) >= _MAX_STATES:
+                                    return True  # too complex to decide: fail closed
+                                seen.add(state)
+                                frontier.append(state)
     return False

@@ -14,6 +14,7 @@ import re
 
 from horizon_cli.guard.hosts import (
     SPECIAL_SCHEMES,
+    _unquote,
     Endpoint,
     is_loopback,
     is_metadata,
@@ -50,6 +51,7 @@ _SOCAT = re.compile(
 )
 _SCP = re.compile(r"([^@/\s:]+)@(\[[^\]]+\]|[^@/\s:\[\]]+):(.*)\Z", re.S)
 _PROXY_OPTION = re.compile(r"(?i)proxy(command|jump)\s*[= ]\s*(.+)", re.S)
+_PROXY_ASSIGN = re.compile(r"(?i)(?<![\w.-])(?!no_)[a-z_]*proxy\s*=\s*([^\s;'\"]+)")
 _OPTION_VALUE = re.compile(r"-{1,2}[A-Za-z][\w\-]*=(.*)\Z", re.S)
 _DECIMAL = re.compile(r"[0-9]+\Z")
 
@@ -101,33 +103,94 @@ def _host_port(host_text: str, port_text: str | None, raw: str, strict: bool = T
 
 
 def _urls(word: str, out: list[Endpoint]) -> None:
+    if ("{" in word or "[" in word) and "://" in word:
+        variants = curl_glob_variants(word)
+        if len(variants) > 1:
+            for variant in variants:
+                _urls_plain(variant, out)
+            return
+    _urls_plain(word, out)
+
+
+def _urls_plain(word: str, out: list[Endpoint]) -> None:
     starts = [m.start() for m in _URL_START.finditer(word)]
-    special = _SPECIAL_NO_SLASH.match(word)
-    if special is not None:
+    if _SPECIAL_NO_SLASH.match(word) is not None:
         starts.insert(0, 0)
     for start in starts:
         text = word[start:]
         ep = parse_url(text)
         if ep is not None:
             out.append(ep)
-        _ambiguous_authority(text, out)
+        if "@" in text:
+            _ambiguous_authority(text, out)
+
+
+_CURL_SET = re.compile(r"\{([^{}]*,[^{}]*)\}")
+_CURL_RANGE = re.compile(r"\[([0-9]+-[0-9]+|[a-z]-[a-z]|[A-Z]-[A-Z])(?::([0-9]+))?\]")
+_MAX_GLOB_VARIANTS = 256
+
+
+def _range_items(spec: str, step_text: str | None) -> list[str]:
+    low, high = spec.split("-")
+    step = max(1, int(step_text or 1))
+    if low.isdigit():
+        width = len(low) if low.startswith("0") else 0
+        return [str(n).zfill(width) for n in range(int(low), int(high) + 1, step)]
+    return [chr(n) for n in range(ord(low), ord(high) + 1, step)]
+
+
+def curl_glob_variants(word: str) -> list[str]:
+    """curl's URL globbing (``{a,b}`` sets, ``[0-9]``/``[a-z]`` ranges) expanded, at most 256 variants."""
+    variants = [word]
+    while True:
+        expanded, changed = [], False
+        for variant in variants:
+            match = _CURL_SET.search(variant) or _CURL_RANGE.search(variant)
+            if match is None:
+                expanded.append(variant)
+                continue
+            changed = True
+            if match.re is _CURL_SET:
+                items = match.group(1).split(",")
+            else:
+                items = _range_items(match.group(1), match.group(2))
+            head, tail = variant[: match.start()], variant[match.end() :]
+            expanded.extend(head + item + tail for item in items)
+        variants = expanded[:_MAX_GLOB_VARIANTS]
+        if not changed:
+            return variants
 
 
 def _ambiguous_authority(text: str, out: list[Endpoint]) -> None:
-    """Parsers disagree on ``a@b@c`` and ``a#@b``: report every host a client might pick (fail closed)."""
+    """Parsers disagree on ``a@b@c``, ``a#@b`` and ``a%2f@b``: report every host a client might pick."""
     parts = split_url(text)
     if parts is None:
         return
     scheme, _, end = parts
-    chunk_end = re.search(r"[/\s\"'`<>]" if scheme not in SPECIAL_SCHEMES else r"[/\\\s\"'`<>]", text[end:])
+    stop = r"[/\\\s\"'`<>]" if scheme in SPECIAL_SCHEMES else r"[/\s\"'`<>]"
+    chunk_end = re.search(stop, text[end:])
     chunk = text[: end + (chunk_end.start() if chunk_end else len(text) - end)]
     chunk = chunk.split(":", 1)[1].lstrip("/\\")
-    pieces = re.split(r"[@#?]", chunk)
-    if len(pieces) < 3 and "@" not in chunk[len(pieces[0]) :]:
+    if "@" not in chunk:
         return
+    pieces = re.split(r"[@#?]", chunk)
     for piece in pieces[1:]:
         ep = parse_authority(piece, text, scheme)
         if ep is not None:
+            out.append(ep)
+    if "%" in pieces[0]:  # a client that decodes before splitting sees 'host/' in '169.254.169.254%2f@x'
+        decoded = re.split(r"[/\\?#]", _unquote(pieces[0]), maxsplit=1)[0]
+        ep = parse_authority(decoded, text, scheme)
+        if ep is not None:
+            out.append(ep)
+
+
+def _proxy_assignments(word: str, out: list[Endpoint]) -> None:
+    """``http_proxy=host:port``, ``-e https_proxy=...`` (wget), ``ALL_PROXY=socks5://...``."""
+    for match in _PROXY_ASSIGN.finditer(word):
+        value = match.group(1)
+        ep = bare_endpoint(value)
+        if ep is not None and ("://" in value or plausible(ep, value.split("/", 1)[0].rpartition("@")[2].split(":")[0])):
             out.append(ep)
 
 
@@ -257,6 +320,7 @@ def scan_word(word: str) -> list[Endpoint]:
         return out
     if "roxy" in word or "ROXY" in word:
         _proxy_options(word, out)
+        _proxy_assignments(word, out)
     option = _OPTION_VALUE.match(word) if word.startswith("-") else None
     if option is not None:
         word = option.group(1)

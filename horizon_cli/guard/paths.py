@@ -31,7 +31,9 @@ __all__ = [
 ]
 
 _HOME_VAR = re.compile(r"(?:\$HOME|\$\{HOME\})(?=/|\Z)")
-_WILD = re.compile(r"[*?\[\\]")
+_WILD = re.compile(r"[*?\[]")
+# Fast path: no '.'/'..' segment, no '//', no trailing '/', no '~' or '$' start.
+_ALREADY_NORMAL = re.compile(r"(?!~|\$)(?!\.\.?(?:/|\Z))(?!.*(?://|/\.\.?(?:/|\Z)|/\Z))", re.S)
 _MAX_BRACE_EXPANSIONS = 64
 
 
@@ -58,6 +60,8 @@ def normalize_path(path: str) -> str:
     relative and keep the ``..`` they cannot resolve (``a/../../x`` -> ``../x``).
     """
     if not path:
+        return path
+    if _ALREADY_NORMAL.match(path):
         return path
     if "$" in path:
         path = _HOME_VAR.sub("~", path)
@@ -180,9 +184,27 @@ def _glob_regex(glob: str) -> str:
     return "".join(out)
 
 
+# Case-insensitive on purpose: macOS and Windows file systems are, so ~/.AWS/Credentials
+# reads the same file as ~/.aws/credentials (fail closed).
+_FLAGS = re.S | re.IGNORECASE
+
+
 @lru_cache(maxsize=1024)
 def _pattern_regex(pattern: str) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{_glob_regex(form)})" for form in pattern_forms(pattern)), re.S)
+    return re.compile("|".join(f"(?:{_glob_regex(form)})" for form in pattern_forms(pattern)), _FLAGS)
+
+
+@lru_cache(maxsize=64)
+def _any_regex(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    """All patterns in one regex: most words match none, and one search rejects them."""
+    forms = [form for pattern in patterns for form in pattern_forms(pattern)]
+    # One shared '(?:.*/)?' for every '**/X' form: the engine backtracks over the path's
+    # slashes once instead of once per pattern (5x faster on the default secret list).
+    tails = [_glob_regex(form[3:]) for form in forms if form.startswith("**/") and not form.startswith("**/**")]
+    rest = [_glob_regex(form) for form in forms if not form.startswith("**/") or form.startswith("**/**")]
+    parts = [f"(?:.*/)?(?:{'|'.join(tails)})"] if tails else []
+    parts.extend(f"(?:{regex})" for regex in rest)
+    return re.compile("|".join(parts) or "(?!)", _FLAGS)
 
 
 def _path_forms(normalized: str) -> list[str]:
@@ -212,11 +234,26 @@ def _word_modes(word_is_glob: bool) -> tuple[str, ...]:
     return (WORD_GLOB,) if word_is_glob else (WORD_GLOB, WORD_SEGMENT, WORD_DYNAMIC)
 
 
-def _word_forms(word_pattern: str, mode: str) -> list[tuple[str, str]]:
-    forms = []
+def _split_word(word_pattern: str) -> tuple[list[str], list[str]]:
+    """Brace-expanded variants as (normalized literal path forms, glob variants)."""
+    literal, globs = [], []
     for word in expand_braces(word_pattern) if "{" in word_pattern else [word_pattern]:
-        forms.extend((form, mode) for form in _path_forms(normalize_path(word)))
-    return forms
+        if _is_static(word):
+            literal.extend(_path_forms(normalize_path(word)))
+        else:
+            globs.append(word)
+    return literal, globs
+
+
+def _word_forms(globs: list[str], mode: str) -> list[tuple[str, str]]:
+    return [(form, mode) for word in globs for form in _path_forms(normalize_path(word))]
+
+
+def _literal_hit(forms: list[str], pattern: str, exclude: Sequence[str]) -> bool:
+    regex = _pattern_regex(pattern)
+    if not any(regex.fullmatch(form) for form in forms):
+        return False
+    return not any(_pattern_regex(ex).fullmatch(form) for ex in exclude for form in forms)
 
 
 def could_match(word_pattern: str, pattern: str, *, word_is_glob: bool) -> bool:
@@ -227,11 +264,19 @@ def could_match(word_pattern: str, pattern: str, *, word_is_glob: bool) -> bool:
     the wildcards follow bash pathname expansion (no ``/`` crossing, no leading ``.``:
     ``cat *`` does not read ``.env``); otherwise each ``*`` is an unknown expansion that may
     contain anything, ``/`` included (fail closed). Quoted glob characters arrive escaped (``[*]``).
+
+    Precision on ordinary globs: a match must line up at least one literal character of the
+    word with a literal of the pattern, so ``cat foo*`` or ``cat *`` are not taken for reads of
+    ``**/*.pem`` (a wildcard alone names no secret), while ``.en?``, ``~/.aws/*``,
+    ``*.pem`` and ``cat .*`` are.
     """
-    if _is_static(word_pattern) and "{" not in word_pattern:
-        return glob_match(word_pattern, pattern)
+    literal, globs = _split_word(word_pattern)
+    if literal and _literal_hit(literal, pattern, ()):
+        return True
+    if not globs:
+        return False
     most_general = _word_modes(word_is_glob)[-1]
-    return intersects(_word_forms(word_pattern, most_general), list(pattern_forms(pattern)))
+    return intersects(_word_forms(globs, most_general), list(pattern_forms(pattern)), evidence=True)
 
 
 def match_any(
@@ -245,18 +290,24 @@ def match_any(
     """
     if not patterns:
         return None
-    if _is_static(path) and "{" not in path:
+    if "{" not in path and _WILD.search(path) is None:  # the common case: one literal path
         forms = _path_forms(normalize_path(path))
-        for pattern in patterns:
-            if any(_pattern_regex(pattern).fullmatch(form) for form in forms):
-                if not any(_pattern_regex(ex).fullmatch(form) for ex in exclude for form in forms):
-                    return pattern
-        return None
+        if not any(_any_regex(tuple(patterns)).fullmatch(form) for form in forms):
+            return None
+        return next((p for p in patterns if _literal_hit(forms, p, exclude)), None)
+    literal, globs = _split_word(path)
+    if literal and not globs:
+        combined = _any_regex(tuple(patterns))
+        if not any(combined.fullmatch(form) for form in literal):
+            return None
+        return next((p for p in patterns if _literal_hit(literal, p, exclude)), None)
     excluded = [form for ex in exclude for form in pattern_forms(ex)]
     for mode in _word_modes(word_is_glob):
-        words = _word_forms(path, mode)
+        words = _word_forms(globs, mode)
         for pattern in patterns:
-            if intersects(words, list(pattern_forms(pattern)), excluded):
+            if literal and _literal_hit(literal, pattern, exclude):
+                return pattern
+            if intersects(words, list(pattern_forms(pattern)), excluded, evidence=True):
                 return pattern
     return None
 
