@@ -151,6 +151,12 @@ def test_schema_problems_appear_in_json(run_cli, workdir):
     ]
 
 
+def test_schema_problems_are_reported_even_without_a_hash(run_cli, workdir):
+    code, out, _ = run_cli(["verify", "--schema", "metaharness", "nohash.json"])
+    assert code == 2
+    assert out.splitlines()[:2] == ["nohash.json: error: no stateHash member (seal it with `horizon seal`)", "  schema: transcript: missing"]
+
+
 def test_color_always_and_no_color(run_cli, workdir):
     assert "\x1b[" in run_cli(["verify", "--color", "always", "good.json"])[1]
     assert "\x1b[" not in run_cli(["verify", "good.json"], env={"NO_COLOR": "1"})[1]

@@ -100,14 +100,15 @@ def check_document(
         result = verify_document(document, hints=hints)
     except CheckpointError as exc:
         record.status, record.error = ERROR, str(exc)
-        return record
-    record.expected, record.actual, record.hints = result.expected, result.actual, list(result.hints)
-    record.status = OK if result.ok else MISMATCH
+    else:
+        record.expected, record.actual, record.hints = result.expected, result.actual, list(result.hints)
+        record.status = OK if result.ok else MISMATCH
     if schema is not None:
         from horizon_cli.checkpoint.schema import check_schema
 
+        # Reported even when the hash could not be checked: fix everything in one pass.
         record.schema_errors = check_schema(schema, document)
-        if record.schema_errors:
+        if record.schema_errors and record.error is None:
             count = len(record.schema_errors)
             record.status = ERROR
             record.error = f"does not match the {schema} checkpoint schema ({count} problem{'s' * (count != 1)})"
