@@ -150,3 +150,15 @@ def test_built_in_examples_hold_with_the_real_classifier():
 
     failures = check_examples(default_policy())
     assert not failures, "\n".join(map(str, failures))
+
+
+def test_check_file_reports_classifier_policy_errors(tmp_path):
+    from horizon_cli.errors import PolicyError
+
+    def refuse(policy):
+        raise PolicyError("rules.HZ201.verdict: fail-closed rule cannot be set below gate")
+
+    path = tmp_path / "low.toml"
+    path.write_text('[rules.HZ201]\nverdict = "allow"\n', encoding="utf-8")
+    result = check_file(str(path), refuse)
+    assert result.error == f"{path}: rules.HZ201.verdict: fail-closed rule cannot be set below gate"

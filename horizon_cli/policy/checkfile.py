@@ -67,8 +67,12 @@ def check_layers(
     for _, table in layers:
         data = merge(data, table)
     policy = Policy(data=data, sources=tuple(source for source, _ in layers))
-    classify = classify_for(policy) if classify_for else None
-    failures = check_examples(policy, classify, layers)
+    try:
+        classify = classify_for(policy) if classify_for else None
+        failures = check_examples(policy, classify, layers)
+    except PolicyError as exc:
+        # The classifier's own checks (e.g. a fail-closed rule set below gate).
+        return FileCheck(path=path, error=str(exc) if exc.path else f"{path}: {exc.message}")
     rules = policy.table("rules")
     return FileCheck(
         path=path,
