@@ -193,3 +193,30 @@ def _changed_at(document, path):
     else:
         new = old / 2
     return _replaced(document, list(path), new)
+
+
+def _es_reference(x: float) -> str:
+    """ECMAScript Number::toString written from the spec text, via Decimal (slow, obvious)."""
+    from decimal import Decimal
+
+    if x == 0:
+        return "0"
+    sign, value = ("-", -x) if x < 0 else ("", x)
+    digits = repr(value).split("e")[0].replace(".", "").strip("0")  # shortest digits s, k = len(s)
+    k = len(digits)
+    n = Decimal(repr(value)).adjusted() + 1  # value = 0.s x 10**n
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return sign + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return sign + "0." + "0" * -n + digits
+    e = n - 1
+    mantissa = digits if k == 1 else digits[0] + "." + digits[1:]
+    return f"{sign}{mantissa}e{'+' if e > 0 else '-'}{abs(e)}"
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_number_format_matches_a_spec_reference(number):
+    assert format_number(number) == _es_reference(number)

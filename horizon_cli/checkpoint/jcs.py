@@ -115,6 +115,9 @@ def format_number(number: float | int) -> str:
         raise CanonicalError(f"{x!r} has no JSON representation (NaN and infinities are not allowed)")
     if x.is_integer() and -MAX_SAFE_INTEGER <= x <= MAX_SAFE_INTEGER:
         return str(int(x))  # also maps -0.0 to "0"
+    text = repr(x)
+    if "e" not in text and not text.endswith(".0"):
+        return text  # 1e-4 <= |x| < 1e16, not integral: Python and ECMAScript agree
     digits, n = _decimal_digits(repr(abs(x)))
     sign = "-" if x < 0 else ""
     k = len(digits)
@@ -173,7 +176,7 @@ def _prep_list(items: list) -> list:
         kind = type(item)
         if kind is str or kind is bool or item is None or (kind is int and -_SAFE <= item <= _SAFE):
             continue
-        new = _prep(item)
+        new = _prep_dict(item) if kind is dict else _prep_list(item) if kind is list else _prep(item)
         if new is not item:
             if out is None:
                 out = items.copy()
@@ -192,7 +195,7 @@ def _prep_dict(obj: dict) -> Any:
         kind = type(item)
         if kind is str or kind is bool or item is None or (kind is int and -_SAFE <= item <= _SAFE):
             continue
-        new = _prep(item)
+        new = _prep_dict(item) if kind is dict else _prep_list(item) if kind is list else _prep(item)
         if new is not item:
             if out is None:
                 out = obj.copy()
