@@ -137,6 +137,8 @@ def test_ipv6_canonical_form_and_zone_dropped():
         "fd00-ec2--254.sslip.io",
         "100.100.100.200.nip.io",
         "%6d%65%74%61%64%61%74%61",  # "metadata", percent-encoded
+        "\uff4d\uff45\uff54\uff41\uff44\uff41\uff54\uff41",  # fullwidth "metadata"
+        "0xa9fea9fe.nip.io",
     ],
 )
 def test_metadata_names(text):
@@ -333,6 +335,9 @@ def test_allowlist_entry_forms():
         ("ALL_PROXY=socks5h://evil.example.com:1080", ["evil.example.com"]),
         ("http://{metadata,www}.google.internal/", ["metadata.google.internal", "www.google.internal"]),
         ("http://evil.example.com/file[1-3].txt", ["evil.example.com"]),
+        ("http://github.com\\@169.254.169.254/", ["github.com", "169.254.169.254"]),
+        ("http.proxy=169.254.169.254:80", ["169.254.169.254"]),
+        ("::169.254.169.254:80", ["169.254.169.254"]),
     ],
 )
 def test_endpoints_in_word(word, expected):

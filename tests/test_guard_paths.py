@@ -192,6 +192,9 @@ def test_glob_no_match(path, pattern):
         ("tls/server.key", "**/*.key"),
         ("svc/credentials.json", "**/credentials.json"),
         ("~/.gnupg/private-keys-v1.d/x.key", "**/*.key"),
+        ("/proc/self/root/etc/shadow", "/etc/shadow"),  # /proc/PID/root is '/'
+        ("/proc/1/cwd/.env", "**/.env"),  # /proc/PID/cwd is the process's working directory
+        ("/proc/self/task/7/root/root/.aws/credentials", "~/.aws/**"),
     ],
 )
 def test_secret_paths(path, expected):

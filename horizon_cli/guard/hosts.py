@@ -11,7 +11,7 @@ import ipaddress
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 from horizon_cli.guard.netaddr import embedded_ipv4, looks_numeric_host, parse_ipv4, parse_ipv6
@@ -143,7 +143,7 @@ def parse_authority(authority: str, raw: str, scheme: str | None) -> Endpoint | 
     endpoint = parse_host(host)
     if endpoint is None:
         return None
-    return replace(endpoint, port=port, raw=raw, scheme=scheme)
+    return Endpoint(endpoint.host, endpoint.ip, port, raw, scheme)
 
 
 def split_url(text: str) -> tuple[str, str, int] | None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 
 from horizon_cli.guard.hosts import (
-    SPECIAL_SCHEMES,
     _unquote,
     Endpoint,
     is_loopback,
@@ -51,7 +50,7 @@ _SOCAT = re.compile(
 )
 _SCP = re.compile(r"([^@/\s:]+)@(\[[^\]]+\]|[^@/\s:\[\]]+):(.*)\Z", re.S)
 _PROXY_OPTION = re.compile(r"(?i)proxy(command|jump)\s*[= ]\s*(.+)", re.S)
-_PROXY_ASSIGN = re.compile(r"(?i)(?<![\w.-])(?!no_)[a-z_]*proxy\s*=\s*([^\s;'\"]+)")
+_PROXY_ASSIGN = re.compile(r"(?i)(?<![\w.-])(?!no_)[a-z_.]*proxy\s*=\s*([^\s;'\"]+)")
 _OPTION_VALUE = re.compile(r"-{1,2}[A-Za-z][\w\-]*=(.*)\Z", re.S)
 _DECIMAL = re.compile(r"[0-9]+\Z")
 
@@ -167,8 +166,8 @@ def _ambiguous_authority(text: str, out: list[Endpoint]) -> None:
     if parts is None:
         return
     scheme, _, end = parts
-    stop = r"[/\\\s\"'`<>]" if scheme in SPECIAL_SCHEMES else r"[/\s\"'`<>]"
-    chunk_end = re.search(stop, text[end:])
+    # Backslashes do not end this chunk: WHATWG reads 'a\\@b' as host a, other clients as b.
+    chunk_end = re.search(r"[/\s\"'`<>]", text[end:])
     chunk = text[: end + (chunk_end.start() if chunk_end else len(text) - end)]
     chunk = chunk.split(":", 1)[1].lstrip("/\\")
     if "@" not in chunk:
@@ -357,7 +356,7 @@ def endpoints_in_word(word: str, *, bare: bool = False) -> list[Endpoint]:
     if not word:
         return []
     out = scan_word(word)
-    if bare:
+    if bare and not (out and "://" in word):  # a URL was already read by the scan
         ep = bare_endpoint(word)
         if ep is not None:
             out.insert(0, ep)

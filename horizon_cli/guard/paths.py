@@ -207,13 +207,23 @@ def _any_regex(patterns: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(parts) or "(?!)", _FLAGS)
 
 
+_PROC_LINK = re.compile(r"/proc/[^/]+/(?:task/[^/]+/)?(root|cwd)(?:/(.*))?\Z", re.S)
+
+
 def _path_forms(normalized: str) -> list[str]:
-    """The normalized path, plus, when it climbs out with ``..``, the same tail read from ``/``."""
+    """The normalized path plus the other names it may have without touching the filesystem:
+    a ``..`` climb read from ``/`` (``../../etc/shadow``), and ``/proc/PID/root/X`` (= ``/X``)
+    or ``/proc/PID/cwd/X`` (= ``X``)."""
     if normalized == ".." or normalized.startswith("../"):
         tail = normalized
         while tail == ".." or tail.startswith("../"):
             tail = tail[3:]
         return [normalized, "/" + tail]
+    if normalized.startswith("/proc/"):
+        link = _PROC_LINK.match(normalized)
+        if link is not None:
+            rest = link.group(2) or ""
+            return [normalized, "/" + rest if link.group(1) == "root" else rest or "."]
     return [normalized]
 
 
