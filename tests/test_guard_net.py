@@ -233,7 +233,8 @@ def test_parse_url_rejects(text):
 
 def test_parse_url_ipv4_has_canonical_host():
     ep = parse_url("http://0x7f000001:8080/health")
-    assert ep == Endpoint("127.0.0.1", ipaddress.IPv4Address("127.0.0.1"), 8080, "http://0x7f000001:8080/health", "http")
+    loopback = ipaddress.IPv4Address("127.0.0.1")
+    assert ep == Endpoint("127.0.0.1", loopback, 8080, "http://0x7f000001:8080/health", "http")
 
 
 # --- is_loopback / host_allowed ------------------------------------------------------------
@@ -455,7 +456,8 @@ def test_conformance_metadata_cases_name_a_metadata_endpoint():
     """Every metadata-* case names a metadata endpoint once its words are scanned (bare + code text)."""
     missed = []
     for case in _cases("metadata"):
-        eps = [ep for word in _words(case["command"]) for ep in endpoints_in_word(word, bare=True) + endpoints_in_text(word)]
+        words = _words(case["command"])
+        eps = [ep for word in words for ep in endpoints_in_word(word, bare=True) + endpoints_in_text(word)]
         if not any(is_metadata(ep) for ep in eps):
             missed.append(case["command"])
     assert missed == []
@@ -565,3 +567,24 @@ def test_allowlist_is_dot_bounded(base, tld, evil):
     assert not host_allowed(parse_host(f"{evil[0]}-{allowed}"), allow)
     assert not host_allowed(parse_host(f"{allowed}.{'.'.join(evil)}.example"), allow)
     assert not host_allowed(parse_host(f"x{allowed}"), allow)
+
+
+@given(st.text(max_size=80))
+@settings(max_examples=500, deadline=None)
+def test_scanners_never_raise(text):
+    """Every word of every command passes through here: arbitrary text must never raise."""
+    for ep in endpoints_in_word(text) + endpoints_in_word(text, bare=True) + endpoints_in_text(text):
+        assert ep.host and ep.host == ep.host.lower()
+        is_metadata(ep), is_loopback(ep), host_allowed(ep, DEFAULT_ALLOW)
+    parse_host(text), parse_url(text)
+
+
+_URLISH = st.text(alphabet="htp:/\\@[]%.:0123456789abcdefx-_#?{},", max_size=40)
+
+
+@given(_URLISH)
+@settings(max_examples=500, deadline=None)
+def test_url_shaped_noise_never_raises(text):
+    for candidate in (text, "http://" + text, "TCP:" + text, "/dev/tcp/" + text):
+        endpoints_in_word(candidate, bare=True)
+        endpoints_in_text(candidate)

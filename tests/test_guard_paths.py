@@ -217,7 +217,8 @@ def test_benign_lookalikes(path):
     "path",
     [
         "~/.bashrc", "/home/u/.bashrc", "~/.zshrc", "~/.profile", "~/.config/fish/config.fish",
-        "~/.ssh/authorized_keys", "~/.ssh/config", "/etc/cron.d/x", "/etc/cron.daily/x", "/var/spool/cron/crontabs/root",
+        "~/.ssh/authorized_keys", "~/.ssh/config", "/etc/cron.d/x", "/etc/cron.daily/x",
+        "/var/spool/cron/crontabs/root",
         "/etc/profile.d/z.sh", "/etc/sudoers.d/x", ".git/hooks/pre-commit", "/etc/hosts", "/etc/ld.so.preload",
         "~/.config/systemd/user/x.service", "/etc/systemd/system/x.service", "~/.config/autostart/x.desktop",
     ],
@@ -373,7 +374,9 @@ def test_bare_wildcards_are_no_evidence_of_a_secret(word):
     assert match_any(word, SECRETS, SECRET_EXCLUDES, word_is_glob=True) is None
 
 
-@pytest.mark.parametrize("word,expected", [(".*", "~/.aws/**"), ("*.pem", "**/*.pem"), ("*.json", "**/credentials.json")])
+@pytest.mark.parametrize(
+    "word,expected", [(".*", "~/.aws/**"), ("*.pem", "**/*.pem"), ("*.json", "**/credentials.json")]
+)
 def test_globs_with_literal_evidence(word, expected):
     assert match_any(word, SECRETS, SECRET_EXCLUDES, word_is_glob=True) == expected
 
@@ -437,3 +440,14 @@ def test_conformance_secret_read_spellings_hit_a_secret():
             for w in words[1:]
         ]
         assert any(hits), case["command"]
+
+
+@given(st.text(alphabet="ab./~*?[]!{},\\$-^", max_size=24), st.sampled_from(SECRETS + PERSISTENCE))
+@settings(max_examples=400, deadline=None)
+def test_path_functions_never_raise(word, pattern):
+    """Unbalanced brackets, stray braces and escapes are words too: no exceptions, bounded time."""
+    normalize_path(word), is_inside_tree(word), display_path(word)
+    glob_match(word, pattern)
+    could_match(word, pattern, word_is_glob=True)
+    match_any(word, [pattern], SECRET_EXCLUDES, word_is_glob=False)
+    glob_match("a/b", word)  # the word as a pattern

@@ -45,14 +45,14 @@ _BAD_HOST = re.compile(r"[\s/\\?#@:\[\]<>\"'`{}|^%!$&()*+,;=~]")
 _PERCENT_RUN = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 
 
-def _unquote(text: str) -> str:
+def percent_decode(text: str) -> str:
     """Percent-decoding as ``urllib.parse.unquote`` does it (UTF-8, invalid bytes replaced), without its import cost."""
     return _PERCENT_RUN.sub(lambda m: bytes.fromhex(m.group(0).replace("%", "")).decode("utf-8", "replace"), text)
 
 
 def _decode_text(text: str) -> str:
     if "%" in text:
-        text = _unquote(text)
+        text = percent_decode(text)
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text).translate(_DOTS)
     return text

@@ -18,7 +18,8 @@ from horizon_cli.guard.hosts import (
     parse_host,
     parse_url,
 )
-from horizon_cli.guard.netscan import endpoints_in_text, endpoints_in_word
+from horizon_cli.guard.netscan import endpoints_in_word
+from horizon_cli.guard.nettext import endpoints_in_text
 
 __all__ = [
     "Endpoint",

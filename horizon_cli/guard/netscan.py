@@ -1,27 +1,18 @@
-"""Find the endpoints hidden in one shell word or in a code payload.
+"""Find the endpoints hidden in one shell word (code payloads: :mod:`horizon_cli.guard.nettext`).
 
 Runs on every word of every command, so each scanner is guarded by a cheap
 character test and the common word (``-la``, ``src/app.py``) costs a few
-``in`` checks.  Scheme-less forms (``host:port``, ``host:/path``, quoted
-literals in code) only count when the host is plausible -- an IP literal or a
-dotted name whose last label is not a file extension -- so ``main.py:10`` and
-``python:3`` stay words while ``evil.example.com:22`` is a destination.
+``in`` checks.  Scheme-less forms (``host:port``, ``host:/path``) only count
+when the host is plausible -- an IP literal or a dotted name whose last label
+is not a file extension -- so ``main.py:10`` and ``python:3`` stay words while
+``evil.example.com:22`` is a destination.
 """
 
 from __future__ import annotations
 
 import re
 
-from horizon_cli.guard.hosts import (
-    _unquote,
-    Endpoint,
-    is_loopback,
-    is_metadata,
-    parse_authority,
-    parse_host,
-    parse_url,
-    split_url,
-)
+from horizon_cli.guard.hosts import Endpoint, parse_authority, parse_host, parse_url, percent_decode, split_url
 
 # Last labels that name file types far more often than top-level domains.
 _FILE_EXTS = frozenset(
@@ -53,12 +44,6 @@ _PROXY_OPTION = re.compile(r"(?i)proxy(command|jump)\s*[= ]\s*(.+)", re.S)
 _PROXY_ASSIGN = re.compile(r"(?i)(?<![\w.-])(?!no_)[a-z_.]*proxy\s*=\s*([^\s;'\"]+)")
 _OPTION_VALUE = re.compile(r"-{1,2}[A-Za-z][\w\-]*=(.*)\Z", re.S)
 _DECIMAL = re.compile(r"[0-9]+\Z")
-
-# Code payloads: quoted literals, dotted quads outside quotes, and token boundaries.
-_QUOTED = re.compile(r"(['\"])([^'\"\s]{1,253})\1")
-_DOTTED4 = re.compile(r"(?<![\w.])(?:0[xX][0-9a-fA-F]+|\d+)(?:\.(?:0[xX][0-9a-fA-F]+|\d+)){3}(?![\w.])")
-_TOKEN_SPLIT = re.compile(r"[\s'\"`(),;{}]+")
-_ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|([0-7]{1,3})|(.))", re.S)
 
 
 def plausible(ep: Endpoint, host_text: str) -> bool:
@@ -178,7 +163,7 @@ def _ambiguous_authority(text: str, out: list[Endpoint]) -> None:
         if ep is not None:
             out.append(ep)
     if "%" in pieces[0]:  # a client that decodes before splitting sees 'host/' in '169.254.169.254%2f@x'
-        decoded = re.split(r"[/\\?#]", _unquote(pieces[0]), maxsplit=1)[0]
+        decoded = re.split(r"[/\\?#]", percent_decode(pieces[0]), maxsplit=1)[0]
         ep = parse_authority(decoded, text, scheme)
         if ep is not None:
             out.append(ep)
@@ -189,7 +174,8 @@ def _proxy_assignments(word: str, out: list[Endpoint]) -> None:
     for match in _PROXY_ASSIGN.finditer(word):
         value = match.group(1)
         ep = bare_endpoint(value)
-        if ep is not None and ("://" in value or plausible(ep, value.split("/", 1)[0].rpartition("@")[2].split(":")[0])):
+        host_text = value.split("/", 1)[0].rpartition("@")[2].split(":")[0]
+        if ep is not None and ("://" in value or plausible(ep, host_text)):
             out.append(ep)
 
 
@@ -300,7 +286,7 @@ def bare_endpoint(word: str) -> Endpoint | None:
     return Endpoint(ep.host, ep.ip, _port_of(port) if port else None, word, None)
 
 
-def _dedupe(endpoints: list[Endpoint]) -> list[Endpoint]:
+def dedupe(endpoints: list[Endpoint]) -> list[Endpoint]:
     seen: set[tuple] = set()
     out = []
     for ep in endpoints:
@@ -360,56 +346,4 @@ def endpoints_in_word(word: str, *, bare: bool = False) -> list[Endpoint]:
         ep = bare_endpoint(word)
         if ep is not None:
             out.insert(0, ep)
-    return _dedupe(out) if len(out) > 1 else out
-
-
-def _unescape(text: str) -> str:
-    def sub(match: re.Match) -> str:
-        hex2, hex4, octal, other = match.groups()
-        if hex2 or hex4:
-            return chr(int(hex2 or hex4, 16))
-        if octal:
-            return chr(int(octal, 8) & 0xFF)
-        return other
-
-    return _ESCAPE.sub(sub, text)
-
-
-def _quoted_literal(literal: str, out: list[Endpoint]) -> None:
-    ep = parse_host(literal)
-    if ep is None:
-        return
-    if ep.ip is not None:
-        # '1.2.3' is a version string; only a full dotted quad (or any metadata spelling) counts.
-        if literal.count(".") == 3 or ":" in literal or is_metadata(ep):
-            out.append(ep)
-    elif is_loopback(ep) or plausible(ep, literal) and "." in ep.host:
-        out.append(ep)
-
-
-def endpoints_in_text(text: str) -> list[Endpoint]:
-    """Endpoints named anywhere in a code payload (``python -c``, ``perl -e``, ``node -e``, ``awk``).
-
-    URLs, ``/dev/tcp`` paths, ``host:port`` tokens, quoted host/IP literals (``host:'evil.example.com'``),
-    unquoted dotted quads that spell a metadata address; escapes (``\\x31``) are also read decoded.
-    """
-    out: list[Endpoint] = []
-    variants = [text]
-    if "\\" in text:
-        variants.append(_unescape(text))
-    for variant in variants:
-        for token in _TOKEN_SPLIT.split(variant):
-            if token:
-                out.extend(scan_word(token))
-        literals: list[Endpoint] = []
-        for match in _QUOTED.finditer(variant):
-            literal = match.group(2)
-            if ":" not in literal and "/" not in literal:
-                _quoted_literal(literal, literals)
-        for match in _DOTTED4.finditer(variant):
-            ep = parse_host(match.group(0))
-            if ep is not None and is_metadata(ep):
-                literals.append(ep)
-        seen = {ep.host for ep in out}
-        out.extend(ep for ep in literals if ep.host not in seen)
-    return _dedupe(out)
+    return dedupe(out) if len(out) > 1 else out
