@@ -26,6 +26,9 @@ _FILE_EXTS = frozenset(
     mp3 mp4 wav flac ogg mov avi mkv webm woff woff2 ttf otf eot rtf doc docx xls xlsx ppt pptx odt ods
     tex bib sty cls aux toc ics vcf eml mbox po pot mo plist strings xib nib storyboard entitlements
     pbxproj xcconfig sln csproj vcxproj props targets editorconfig gitignore dockerignore
+    ext extension file files properties prop bam sam bai fa fasta fq fastq bed gtf gff phtml phar keys jsp
+    asp aspx cgi inc tpl twig erb haml pug ejs hbs mustache liquid j2 jinja jinja2 rdb aof dump sqlite3 mdb
+    dat data raw hex elf obj lib pdb nupkg gem pom sbt cabal gemspec podspec nuspec xcodeproj lst manifest
     """.split()
 )
 _TLD = re.compile(r"(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})\Z")

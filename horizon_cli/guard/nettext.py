@@ -38,7 +38,7 @@ def _quoted_literal(literal: str, out: list[Endpoint]) -> None:
         return
     if ep.ip is not None:
         # '1.2.3' is a version string; only a full dotted quad (or any metadata spelling) counts.
-        if literal.count(".") == 3 or ":" in literal or is_metadata(ep):
+        if literal.rstrip(".").count(".") == 3 or ":" in literal or is_metadata(ep):
             out.append(ep)
     elif is_loopback(ep) or plausible(ep, literal) and "." in ep.host:
         out.append(ep)
