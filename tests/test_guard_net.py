@@ -588,3 +588,28 @@ def test_url_shaped_noise_never_raises(text):
     for candidate in (text, "http://" + text, "TCP:" + text, "/dev/tcp/" + text):
         endpoints_in_word(candidate, bare=True)
         endpoints_in_text(candidate)
+
+
+_DOT_SPELLINGS = [".", "\u3002", "\uff0e", "\uff61", "%2e", "%2E"]
+
+
+@st.composite
+def obfuscated_metadata_urls(draw) -> str:
+    """A metadata address in any inet_aton spelling, then dressed up the way an attacker would."""
+    host = draw(st.sampled_from(METADATA_V4).flatmap(ipv4_spellings))
+    if draw(st.booleans()):  # percent-encode some characters of the host
+        host = "".join(f"%{ord(c):02x}" if c != "." and draw(st.booleans()) else c for c in host)
+    host = host.replace(".", draw(st.sampled_from(_DOT_SPELLINGS)))
+    host += "." * draw(st.integers(0, 2))
+    userinfo = draw(st.sampled_from(["", "github.com@", "user:pass@", "a@b@"]))
+    port = draw(st.sampled_from(["", ":80", ":8080"]))
+    scheme = draw(st.sampled_from(["http://", "HTTP://", "https://", "gopher://", "dict://", "http:\\\\", "http:/"]))
+    path = draw(st.sampled_from(["", "/", "/latest/meta-data/", "?x=1", "#frag", "\\latest"]))
+    return f"{scheme}{userinfo}{host}{port}{path}"
+
+
+@given(obfuscated_metadata_urls())
+@settings(max_examples=400, deadline=None)
+def test_obfuscated_metadata_urls_are_detected(url):
+    assert any(is_metadata(ep) for ep in endpoints_in_word(url)), url
+    assert any(is_metadata(ep) for ep in endpoints_in_text(f"print(get('{url}'))")), url

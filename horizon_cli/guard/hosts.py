@@ -179,7 +179,10 @@ def parse_url(text: str) -> Endpoint | None:
     scheme, authority, _ = parts
     if not authority:
         return None
-    return parse_authority(authority, text, scheme)
+    endpoint = parse_authority(authority, text, scheme)
+    if endpoint is None and "\\" in authority:  # 'gopher://host\path': some clients end the host at a backslash
+        endpoint = parse_authority(authority.split("\\", 1)[0], text, scheme)
+    return endpoint
 
 
 # --- classification -----------------------------------------------------------------------
