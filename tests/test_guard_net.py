@@ -60,6 +60,8 @@ def hosts(word: str, **kw) -> list[str]:
         "169\uff0e254\uff0e169\uff0e254",
         "169\uff61254\uff61169\uff61254",
         "\uff11\uff16\uff19.254.169.254",  # fullwidth digits
+        "\u2460\u2465\u2468.\u2461\u2464\u2463.169.254",  # circled digits (NFKC)
+        "169.254\u00ad.169.\u200b254",  # soft hyphen and zero-width space are ignored by IDNA
     ],
 )
 def test_ipv4_spellings_are_the_metadata_address(text):
@@ -139,6 +141,7 @@ def test_ipv6_canonical_form_and_zone_dropped():
         "%6d%65%74%61%64%61%74%61",  # "metadata", percent-encoded
         "\uff4d\uff45\uff54\uff41\uff44\uff41\uff54\uff41",  # fullwidth "metadata"
         "0xa9fea9fe.nip.io",
+        "meta\u00addata.google.internal",
     ],
 )
 def test_metadata_names(text):

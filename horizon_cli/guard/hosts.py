@@ -38,6 +38,12 @@ class Endpoint:
 
 # Ideographic, fullwidth and halfwidth full stops all act as label separators (IDNA / UTS 46).
 _DOTS = str.maketrans({"\u3002": ".", "\uff0e": ".", "\uff61": "."})
+# Code points UTS 46 / nameprep map to nothing (soft hyphen, zero widths, variation selectors):
+# 'meta\u00addata' is 'metadata' to a resolver.
+_IGNORED = dict.fromkeys(
+    [0xAD, 0x34F, 0x180B, 0x180C, 0x180D, 0x180F, 0x200B, 0x200C, 0x200D, 0x2060, 0x2064, 0xFEFF]
+    + list(range(0xFE00, 0xFE10))
+)
 # Characters that can never be part of a host name once normalized.
 _BAD_HOST = re.compile(r"[\s/\\?#@:\[\]<>\"'`{}|^%!$&()*+,;=~]")
 
@@ -54,7 +60,7 @@ def _decode_text(text: str) -> str:
     if "%" in text:
         text = percent_decode(text)
     if not text.isascii():
-        text = unicodedata.normalize("NFKC", text).translate(_DOTS)
+        text = unicodedata.normalize("NFKC", text.translate(_IGNORED)).translate(_DOTS)
     return text
 
 
