@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 import json
 import shlex
 
@@ -17,6 +18,7 @@ from horizon_cli.guard.model import Verdict
 CLASSIFIER = Classifier()
 SHELLISH = st.text(alphabet=st.sampled_from(list("abcrmlsxy -/~.$'\"`\\;&|(){}<>*?#=\n\t0\x00")), max_size=60)
 ANY_TEXT = st.one_of(SHELLISH, st.text(max_size=200))
+PLAIN = re.compile(r"[\w \t./~=;&|-]*")
 DENY_TAILS = ["rm -rf /", "curl http://169.254.169.254/", "cat ~/.aws/credentials"]
 SLOW = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -41,8 +43,8 @@ def test_never_raises_on_huge_input():
 @given(ANY_TEXT, st.sampled_from(DENY_TAILS), st.sampled_from(["; ", "\n", " && ", " || "]))
 def test_appending_a_deny_command_never_lowers_the_verdict(text, tail, joiner):
     assert verdict(text + joiner + tail) >= verdict(text)
-    if "\x00" not in text:
-        assert verdict(text + joiner + tail) == Verdict.DENY or "'" in text or '"' in text or "\\" in text or "#" in text or "<<" in text
+    if PLAIN.fullmatch(text):  # nothing that could swallow the tail (quotes, ${, heredocs, comments)
+        assert verdict(text + joiner + tail) == Verdict.DENY
 
 
 COMMANDS = st.sampled_from(["ls -la", "git status", "npm install", "rm -rf /", "cat README.md", "curl https://x.io",
@@ -69,7 +71,16 @@ def _split_quote(word: str) -> str:
     return "".join(f"'{ch}'" if ch.isalnum() else shlex.quote(ch) for ch in word) if word.isalnum() else word
 
 
-KEYWORDS = frozenset({"function", "if", "for", "while", "until", "case", "select", "time", "coproc"})
+KEYWORDS = frozenset({"function", "if", "for", "while", "until", "case", "select", "time", "coproc", "exec"})
+SIMPLE_HEAD = re.compile(r"[\w./-]+")
+
+
+def _prefix(wrapper: str):
+    """Prefix transforms apply to a plain command, not to keywords or assignments (`env A=1 X=1; cmd` changes meaning)."""
+    def transform(command: str) -> str:
+        head = command.split(" ", 1)[0]
+        return f"{wrapper} {command}" if SIMPLE_HEAD.fullmatch(head) and head not in KEYWORDS else command
+    return transform
 
 
 def _first_word(command: str, transform) -> str:
@@ -79,6 +90,11 @@ def _first_word(command: str, transform) -> str:
     return transform(head) + sep + rest
 
 
+def _plain_head(command: str) -> bool:
+    head = command.split(" ", 1)[0]
+    return head.isalnum() and head not in KEYWORDS
+
+
 TRANSFORMS = {
     "quote-split": lambda c: _first_word(c, lambda w: w[0] + "''" + w[1:]),
     "double-quote-split": lambda c: _first_word(c, lambda w: w[0] + '""' + w[1:]),
@@ -86,20 +102,20 @@ TRANSFORMS = {
     "ansi-c": lambda c: _first_word(c, lambda w: "$'" + "".join(f"\\x{ord(ch):02x}" for ch in w) + "'"),
     "octal": lambda c: _first_word(c, lambda w: "$'" + "".join(f"\\{ord(ch):03o}" for ch in w) + "'"),
     "abs-path": lambda c: _first_word(c, lambda w: f"/usr/bin/{w}"),
-    "sudo": lambda c: f"sudo {c}",
-    "env": lambda c: f"env A=1 {c}",
-    "timeout": lambda c: f"timeout 5 {c}",
+    "sudo": _prefix("sudo"),
+    "env": _prefix("env A=1"),
+    "timeout": _prefix("timeout 5"),
     "subshell": lambda c: f"( {c} )",
     "group": lambda c: f"{{ {c}; }}",
     "after-true": lambda c: f"true && {c}",
     "background": lambda c: f"{c} &",
     "bash-c": lambda c: f"bash -c {shlex.quote(c)}",
     "eval": lambda c: f"eval {shlex.quote(c)}",
-    "cmd-subst": lambda c: f"echo $({c})",
+    "cmd-subst": lambda c: f"echo $( {c} )",
     "backticks": lambda c: f"echo `{c}`" if "`" not in c else c,
     "process-subst": lambda c: f"cat <({c})",
-    "ifs": lambda c: c.replace(" ", "${IFS}", 1) if c.split(" ", 1)[0].isalnum() else c,
-    "var-indirection": lambda c: f"X={shlex.quote(c.split(' ', 1)[0])}; $X {c.split(' ', 1)[1]}" if " " in c and c.split(" ", 1)[0].isalnum() else c,
+    "ifs": lambda c: c.replace(" ", "${IFS}", 1) if _plain_head(c) else c,
+    "var-indirection": lambda c: f"X={shlex.quote(c.split(' ', 1)[0])}; $X {c.split(' ', 1)[1]}" if " " in c and _plain_head(c) else c,
     "nested-twice": lambda c: f"sh -c {shlex.quote('bash -c ' + shlex.quote(c))}",
 }
 

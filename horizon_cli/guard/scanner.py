@@ -17,7 +17,8 @@ from horizon_cli.guard.quoting import skip, skip_construct
 _BLANKS = re.compile(r"(?:[ \t]|\\\n)+")
 _OPERATOR = re.compile(r"&&|\|\||;;&?|;&|\|&|[;&|()\n]")
 _REDIRECT = re.compile(r"(\d{0,9})(<<<|<<-|<<|<>|<&|>&|>>|>\||&>>|&>|<|>)")
-_WORD_RUN = re.compile(r"[^\s;&|()<>\\'\"`$]+")
+# Only space, tab and newline separate words in bash: \r, \v, \f are word characters.
+_WORD_RUN = re.compile(r"[^ \t\n;&|()<>\\'\"`$]+")
 _WORD_STOP = frozenset(" \t\n;&|()<>")
 _RESERVED = frozenset(
     {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "esac",

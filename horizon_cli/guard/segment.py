@@ -37,7 +37,11 @@ class SegmentJudge:
             hits.extend(self._rules(view, depth))
             hits.extend(self._pipeline(view, script, depth))
         elif segment.redirects:
-            hits.extend(self._writes(SegmentView(segment, "", None, [])))
+            # No command, but the shell still opens the redirections (`exec 3<>/dev/tcp/…`, `> file`).
+            bare = SegmentView(segment, "", None, [])
+            hits.extend(network_hits(bare, self.config, inert=False))
+            hits.extend(secret_hits(bare, self.config))
+            hits.extend(self._writes(bare))
         return [self._finding(h, segment, view) for h in hits]
 
     # -- building the view ---------------------------------------------------

@@ -33,7 +33,8 @@ def _spec(*with_value: str, **kwargs) -> WrapperSpec:
 
 WRAPPERS: dict[str, WrapperSpec] = {
     "sudo": _spec("-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-T", "-U", "--user", "--group", "--host",
-                  "--prompt", "--chdir", "--role", "--type", "--other-user", "--close-from", privileged=True),
+                  "--prompt", "--chdir", "--role", "--type", "--other-user", "--close-from", privileged=True,
+                  assignments=True),
     "doas": _spec("-u", "-C", privileged=True),
     "pkexec": _spec("--user", privileged=True),
     "env": _spec("-u", "--unset", "-C", "--chdir", "-S", "--split-string", assignments=True, payload_option="-S"),
