@@ -317,9 +317,11 @@ def test_dynamic_parts_may_contain_anything():
     assert not could_match("*.txt", "**/.env.*", word_is_glob=True)
     # '$DIR/id_rsa': the unknown part may span directories.
     assert could_match("*/id_rsa", "~/.ssh/id_*", word_is_glob=False)
-    # '.ssh/id_x.py' is possible, but only the wildcard would name the key: no literal evidence.
-    assert not could_match("*.py", "~/.ssh/id_*", word_is_glob=False)
-    assert not could_match("*", "**/*.pem", word_is_glob=False)
+    # '.ssh/id_x.py' is possible (fail closed), but only the wildcard would name the key.
+    assert could_match("*.py", "~/.ssh/id_*", word_is_glob=False)
+    assert not could_match("*.py", "~/.ssh/id_*", word_is_glob=False, require_literal=True)
+    assert could_match("*", "**/*.pem", word_is_glob=True)  # 'cat "$f"' may read a key
+    assert not could_match("*", "**/*.pem", word_is_glob=True, require_literal=True)
     assert not could_match("*.py", "/etc/shadow", word_is_glob=False)
     assert not could_match("/tmp/*.log", "~/.aws/**", word_is_glob=True)
 
@@ -363,15 +365,17 @@ def test_a_glob_could_match_whatever_it_expands_to(segments, pattern, data):
     for wildcard, is_glob in (("?", True), ("*", True), ("*", False)):
         masked = "/".join(segments[:index] + [segments[index][:-1] + wildcard] + segments[index + 1 :])
         assert could_match(masked, pattern, word_is_glob=is_glob), (masked, pattern)
+        assert could_match(masked, pattern, word_is_glob=is_glob, require_literal=True), (masked, pattern)
         assert match_any(masked, [pattern], word_is_glob=is_glob) == pattern
 
 
 @pytest.mark.parametrize(
-    "word", ["*", "foo*", "*txt*", "/stuff/*", "*/*/*", "zsh*", "[ef]*", "?", "./*", "*2"]
+    "word", ["*", "foo*", "*txt*", "/stuff/*", "*/*/*", "zsh*", "[ef]*", "./*", "?*"]
 )
 def test_bare_wildcards_are_no_evidence_of_a_secret(word):
-    """'cat foo*' could expand to foo.pem, but nothing in the word names a secret: precision wins."""
-    assert match_any(word, SECRETS, SECRET_EXCLUDES, word_is_glob=True) is None
+    """'cat foo*' could expand to foo.pem (fail closed by default); require_literal asks for evidence."""
+    assert match_any(word, SECRETS, SECRET_EXCLUDES, word_is_glob=True) is not None
+    assert match_any(word, SECRETS, SECRET_EXCLUDES, word_is_glob=True, require_literal=True) is None
 
 
 @pytest.mark.parametrize(
@@ -379,6 +383,7 @@ def test_bare_wildcards_are_no_evidence_of_a_secret(word):
 )
 def test_globs_with_literal_evidence(word, expected):
     assert match_any(word, SECRETS, SECRET_EXCLUDES, word_is_glob=True) == expected
+    assert match_any(word, SECRETS, SECRET_EXCLUDES, word_is_glob=True, require_literal=True) == expected
 
 
 # --- tree, display, braces ----------------------------------------------------------------------

@@ -266,7 +266,7 @@ def _literal_hit(forms: list[str], pattern: str, exclude: Sequence[str]) -> bool
     return not any(_pattern_regex(ex).fullmatch(form) for ex in exclude for form in forms)
 
 
-def could_match(word_pattern: str, pattern: str, *, word_is_glob: bool) -> bool:
+def could_match(word_pattern: str, pattern: str, *, word_is_glob: bool, require_literal: bool = False) -> bool:
     """Could some path the shell word stands for match ``pattern``?
 
     ``word_pattern`` may hold glob characters (``.en?``, ``~/.aws/cred*``) or ``*`` for
@@ -275,10 +275,11 @@ def could_match(word_pattern: str, pattern: str, *, word_is_glob: bool) -> bool:
     ``cat *`` does not read ``.env``); otherwise each ``*`` is an unknown expansion that may
     contain anything, ``/`` included (fail closed). Quoted glob characters arrive escaped (``[*]``).
 
-    Precision on ordinary globs: a match must line up at least one literal character of the
-    word with a literal of the pattern, so ``cat foo*`` or ``cat *`` are not taken for reads of
-    ``**/*.pem`` (a wildcard alone names no secret), while ``.en?``, ``~/.aws/*``,
-    ``*.pem`` and ``cat .*`` are.
+    By default any shared path counts (fail closed: ``cat "$f"`` or ``cat foo*`` could read
+    ``foo.pem``). With ``require_literal`` a match must also line up at least one literal
+    character of the word with a literal of the pattern, so ``cat foo*`` and ``cat *`` no
+    longer count as reads of ``**/*.pem`` (a wildcard alone names no secret) while ``.en?``,
+    ``~/.aws/*``, ``*.pem`` and ``.*`` still do.
     """
     literal, globs = _split_word(word_pattern)
     if literal and _literal_hit(literal, pattern, ()):
@@ -286,17 +287,24 @@ def could_match(word_pattern: str, pattern: str, *, word_is_glob: bool) -> bool:
     if not globs:
         return False
     most_general = _word_modes(word_is_glob)[-1]
-    return intersects(_word_forms(globs, most_general), list(pattern_forms(pattern)), evidence=True)
+    forms = _word_forms(globs, most_general)
+    return intersects(forms, list(pattern_forms(pattern)), evidence=require_literal)
 
 
 def match_any(
-    path: str, patterns: Sequence[str], exclude: Sequence[str] = (), *, word_is_glob: bool = False
+    path: str,
+    patterns: Sequence[str],
+    exclude: Sequence[str] = (),
+    *,
+    word_is_glob: bool = False,
+    require_literal: bool = False,
 ) -> str | None:
     """The first pattern that ``path`` (could) match while not being excluded, else None.
 
     A literal path is excluded when it matches an exclude pattern. A glob or partly unknown
     word only counts as excluded when *every* path it could match and that matches the
     pattern is excluded (``cat ~/.ssh/*.pub`` reads no private key; ``cat .env.*`` may).
+    ``word_is_glob`` and ``require_literal`` as for :func:`could_match`.
     """
     if not patterns:
         return None
@@ -317,7 +325,7 @@ def match_any(
         for pattern in patterns:
             if literal and _literal_hit(literal, pattern, exclude):
                 return pattern
-            if intersects(words, list(pattern_forms(pattern)), excluded, evidence=True):
+            if intersects(words, list(pattern_forms(pattern)), excluded, evidence=require_literal):
                 return pattern
     return None
 
