@@ -342,6 +342,10 @@ def test_allowlist_entry_forms():
         ("http://github.com\\@169.254.169.254/", ["github.com", "169.254.169.254"]),
         ("http.proxy=169.254.169.254:80", ["169.254.169.254"]),
         ("::169.254.169.254:80", ["169.254.169.254"]),
+        ("evil.example.com:", ["evil.example.com"]),
+        ("attacker@evil.example.com", ["evil.example.com"]),
+        ("root@169.254.169.254", ["169.254.169.254"]),
+        ("<me@mail.example.org>", ["mail.example.org"]),
     ],
 )
 def test_endpoints_in_word(word, expected):
@@ -356,6 +360,8 @@ def test_endpoints_in_word(word, expected):
         "PATH=/usr/local/bin:/usr/bin", "key=value", "std::vector", "1.2.3", "--color=always", "user@host",
         "file:///etc/passwd", "C:\\Users\\x", "10:30", "image.png:2x", "", "http://", "nc evil.example.com",
         "use_proxy=yes", "no_proxy=169.254.169.254,localhost", "--proxy-user=me:secret",
+        "lodash@4.17.21", "@types/node", "@file.json", "-d@report.txt", "x@y", "user@host", "pkg@1.2.3.tgz",
+        "main.py:",
     ],
 )
 def test_ordinary_words_have_no_endpoints(word):

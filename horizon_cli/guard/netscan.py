@@ -238,11 +238,28 @@ def _scheme_less(word: str, out: list[Endpoint]) -> None:
         return
     host, rest = fields[0], word[len(fields[0]) + 1 :]
     port = re.match(r"[0-9]{1,5}(?=/|\Z)", rest)
-    if port is None and not rest.startswith(("/", "~", ":")):
-        return  # 'group.id:artifact', 'image:tag': not a destination
+    if port is None and rest and not rest.startswith(("/", "~", ":")):
+        return  # 'group.id:artifact', 'image:tag': not a destination ('host:' is scp's remote home)
     ep = _host_port(host, port.group(0) if port else None, word)
     if ep is not None:
         out.append(ep)
+
+
+_MAILBOX = re.compile(r"([^@\s:/]+)@([^@\s:/]+)\Z")
+
+
+def _mailbox(word: str, out: list[Endpoint]) -> None:
+    """``user@host`` without a path: mail recipients, ``ssh -J``/sftp targets (``pkg@1.2.3`` is a version)."""
+    match = _MAILBOX.match(word)
+    if match is None:
+        return
+    host = match.group(2).rstrip(">")
+    ep = parse_host(host)
+    if ep is None or not plausible(ep, host):
+        return
+    if ep.ip is not None and ep.ip.version == 4 and host.rstrip(".").count(".") != 3:
+        return
+    out.append(Endpoint(ep.host, ep.ip, None, word, None))
 
 
 def _proxy_options(word: str, out: list[Endpoint]) -> None:
@@ -305,6 +322,8 @@ def scan_word(word: str) -> list[Endpoint]:
     out: list[Endpoint] = []
     has_colon = ":" in word
     if not has_colon and "/dev/" not in word and "roxy" not in word and "ROXY" not in word:
+        if "@" in word:
+            _mailbox(word, out)
         return out
     if "roxy" in word or "ROXY" in word:
         _proxy_options(word, out)
