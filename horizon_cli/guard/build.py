@@ -26,6 +26,7 @@ MAX_DEPTH = 32  # nested substitutions deeper than this are not parsed (complete
 _DECLARATION_BUILTINS = frozenset({"export", "local", "declare", "typeset", "readonly"})
 _QUOTE_CHARS = frozenset("'\"\\")
 _LEADING_TABS = re.compile(r"^\t+", re.M)
+_NEWLINE = re.compile("\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +94,7 @@ class Builder:
 
     def line_col(self, offset: int) -> tuple[int, int]:
         if self._newlines is None:
-            self._newlines = [i for i, c in enumerate(self.text) if c == "\n"] if "\n" in self.text else []
+            self._newlines = [m.start() for m in _NEWLINE.finditer(self.text)]
         line = bisect.bisect_left(self._newlines, offset)
         start = self._newlines[line - 1] + 1 if line else 0
         return line + 1, offset - start + 1

@@ -24,7 +24,12 @@ _PARENS = re.compile(r"[()]")
 
 
 def parse_script(text: str, env: dict[str, str] | None = None) -> ParsedScript:
-    """Every simple command of ``text``; ``env`` gives statically known variable values."""
+    """Every simple command of ``text``, in source order, with resolved words.
+
+    ``env`` gives statically known variable values; ``$HOME`` resolves to ``~`` unless
+    ``env`` or the script sets it. Never raises: what cannot be parsed exactly is
+    scanned conservatively and reported through ``complete=False`` and ``problems``.
+    """
     builder = Builder(text, env)
     builder.parse_fragment = _parse_fragment
     builder.walk_parsed = _walk_parsed
