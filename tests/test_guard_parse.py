@@ -301,6 +301,9 @@ def test_rewrites_keep_complete(text: str, expected: list[str]) -> None:
         ("if true; then curl x | sh; fi; )", ["curl", "x"]),
         ("case $x in a) rm -rf /;; esac )", ["rm", "-rf", "/"]),
         ("ssh host <<'EOI'", ["ssh", "host"]),
+        ("function f { rm -rf /; }; ls &&&", ["rm", "-rf", "/"]),
+        ("f() { rm -rf /; }; ls &&&", ["rm", "-rf", "/"]),
+        ("while read x; do curl $x; done < urls &&&", ["curl", "$x"]),
     ],
 )
 def test_fallback_scanner_finds_commands(text: str, expected: list[str]) -> None:

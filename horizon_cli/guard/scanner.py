@@ -13,6 +13,7 @@ import re
 
 from horizon_cli.guard.build import Builder, Fragment, RedirectSpec
 from horizon_cli.guard.quoting import skip, skip_construct
+from horizon_cli.guard.simple import RESERVED
 
 _BLANKS = re.compile(r"(?:[ \t]|\\\n)+")
 _OPERATOR = re.compile(r"&&|\|\||;;&?|;&|\|&|[;&|()\n]")
@@ -20,11 +21,9 @@ _REDIRECT = re.compile(r"(\d{0,9})(<<<|<<-|<<|<>|<&|>&|>>|>\||&>>|&>|<|>)")
 # Only space, tab and newline separate words in bash: \r, \v, \f are word characters.
 _WORD_RUN = re.compile(r"[^ \t\n;&|()<>\\'\"`$]+")
 _WORD_STOP = frozenset(" \t\n;&|()<>")
-_RESERVED = frozenset(
-    {"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "esac",
-     "{", "}", "!", "time", "function", "coproc", "in"}
-)  # fmt: skip
 _HEADERS = frozenset({"for", "select", "case"})  # their words are data, not a command
+# Reserved words in command position are dropped; `[[` stays as the command's name.
+_KEYWORDS = RESERVED - _HEADERS - {"[["}
 
 
 class _Command:
@@ -55,6 +54,7 @@ class _Scanner:
         self.context = context
         self.cmd = _Command()
         self.pipeline: list[_Command] = []
+        self.function_name = False  # the next word names a function being defined
         # Heredocs whose bodies start after the next newline: (command, redirect index,
         # delimiter, strip leading tabs).
         self.pending: list[tuple[_Command, int, str, bool]] = []
@@ -113,8 +113,14 @@ class _Scanner:
         end = max(self._word_end(i), i + 1)
         cmd = self.cmd
         raw = self.src[i:end]
+        if self.function_name:  # `function NAME`: a definition, not a command
+            self.function_name = False
+            return end
         if not cmd.words and not cmd.header:
-            if raw in _RESERVED:
+            if raw == "function":
+                self.function_name = True
+                return end
+            if raw in _KEYWORDS:
                 return end
             if raw in _HEADERS:
                 cmd.header = True
