@@ -150,7 +150,10 @@ def _sends_data(view: SegmentView, tcp: bool) -> bool:
             ("=" in v or "@" in v) and "://" not in v and not v.startswith("-") for v in values[1:]
         )
     if exe in ("scp", "rsync"):
-        operands = parse_options(values, ("-P", "-i", "-o", "-e", "-F", "-S", "-l", "--rsh", "--port")).operands
+        options = parse_options(values, ("-P", "-i", "-o", "-e", "-F", "-S", "-l", "-c", "-J", "--rsh", "--port",
+                                          "--include", "--exclude", "--filter", "-f", "--files-from", "--exclude-from",
+                                          "--include-from", "--password-file", "--rsync-path", "--log-file"))
+        operands = [op for op in options.operands if not op.startswith("-")]
         return len(operands) >= 2 and _remote(operands[-1]) and not all(_remote(op) for op in operands[:-1])
     if exe == "git":
         args = subcommand_args("git", values)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 from horizon_cli.guard import paths
 from horizon_cli.guard.config import GuardConfig
@@ -63,13 +64,52 @@ def secret_variable_hits(words: Iterable[Word], config: GuardConfig) -> list[Hit
 
 
 def _word_hit(word: Word, config: GuardConfig, verdict: Verdict, reader: str) -> Hit | None:
-    is_glob = word.glob or not word.static
-    text = word.match_pattern if is_glob else word.value
+    literal = word.static and not word.glob
+    text = word.value if literal else word.match_pattern
     for candidate in _candidates(text):
-        matched = paths.match_any(candidate, config.secret_paths, config.secret_exclude, word_is_glob=is_glob)
+        if literal and _WILDCARD.search(candidate):
+            continue  # quoted '*', '[' in a literal word: a regex or a program, never a secret's path
+        matched = _secret_match(candidate, word.glob, not literal, config.secret_paths, config.secret_exclude)
         if matched:
             return Hit("HZ401", verdict, f"{reader} reads secret {paths.display_path(candidate)} (matches {matched})")
     return None
+
+
+@lru_cache(maxsize=8192)
+def _secret_match(candidate: str, is_glob: bool, wild: bool, patterns: tuple[str, ...],
+                  exclude: tuple[str, ...]) -> str | None:
+    """Which secret pattern a (possibly wildcard) path could match.
+
+    Wildcard words must line up a literal character with the pattern (``require_literal``):
+    `cat "$dir/$name"` names no secret, `cat ~/.aws/*` and `cat .en?` do. Glob words need an
+    automaton intersection per pattern and the same words recur constantly, hence the cache
+    and the cheap tail filter first."""
+    if wild:
+        patterns = tuple(p for p in patterns if _tails_compatible(candidate, p))
+    if not patterns:
+        return None
+    return paths.match_any(candidate, patterns, exclude, word_is_glob=is_glob, require_literal=wild)
+
+
+_WILDCARD = re.compile(r"[*?\[\]{}]")
+
+
+def _literal_tail(glob: str) -> str:
+    parts = _WILDCARD.split(glob)
+    return parts[-1] if len(parts) > 1 else glob
+
+
+def _tails_compatible(word: str, pattern: str) -> bool:
+    """A necessary condition for a glob word and a pattern to match a common path: the literal
+    text after their last wildcards must end the same way (`*.txt` never meets `**/.env`).
+    Cheap, and it spares the automaton intersection for almost every glob word."""
+    if "{" in word or "{" in pattern:
+        return True
+    word_tail = _literal_tail(paths.normalize_path(word))
+    return any(
+        word_tail.endswith(tail) or tail.endswith(word_tail)
+        for tail in (_literal_tail(form) for form in paths.pattern_forms(pattern))
+    )
 
 
 def _candidates(text: str) -> Iterator[str]:

@@ -10,6 +10,11 @@ INPUT_OPS = frozenset({"<", "<<", "<<-", "<<<", "<>"})
 WRITE_OPS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
 
 
+def _empty_source(redirect) -> bool:
+    """`< /dev/null` feeds nothing."""
+    return redirect.op == "<" and redirect.target is not None and redirect.target.value == "/dev/null"
+
+
 @dataclass(frozen=True, slots=True)
 class Hit:
     """A rule firing on a segment, before the engine attaches location."""
@@ -36,7 +41,7 @@ class SegmentView:
     def receives_input(self) -> bool:
         """Data flows into its stdin: piped, redirected, heredoc or here-string."""
         seg = self.segment
-        return seg.stage > 0 or any(r.op in INPUT_OPS for r in seg.redirects)
+        return seg.stage > 0 or any(r.op in INPUT_OPS and not _empty_source(r) for r in seg.redirects)
 
     @property
     def output_used(self) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from horizon_cli.guard import paths
@@ -11,6 +12,7 @@ from horizon_cli.guard.model import Verdict
 from horizon_cli.guard.view import WRITE_OPS, Hit, SegmentView
 
 HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "-"})
+_WILDCARD = re.compile(r"[*?\[]")
 COPY_TOOLS = frozenset({"cp", "mv", "install", "ln", "rsync"})
 
 
@@ -24,7 +26,8 @@ def write_targets(view: SegmentView) -> list[str]:
 def write_hits(view: SegmentView, config: GuardConfig, targets: list[str]) -> list[Hit]:
     hits: list[Hit] = []
     for target in targets:
-        matched = paths.match_any(target, config.persistence)
+        wild = _WILDCARD.search(target) is not None
+        matched = paths.match_any(target, config.persistence, word_is_glob=wild, require_literal=wild)
         if matched:
             verdict = config.verdict("HZ501", Verdict.DENY)
             hits.append(Hit("HZ501", verdict, f"writes to persistence point {target} (matches {matched})"))
@@ -61,8 +64,9 @@ def _command_targets(view: SegmentView) -> Iterator[str]:
     elif exe == "truncate":
         yield from parse_options(values, ("-s", "--size", "-r", "--reference")).operands
     elif exe in ("sed", "perl") and any(v.startswith(("-i", "--in-place")) for v in values):
-        operands = parse_options(values, ("-e", "-f", "--expression", "--file")).operands
-        yield from operands[1:] if exe == "sed" and not any(v in ("-e", "--expression") for v in values) else operands
+        operands = [op for op in parse_options(values, ("-e", "-f", "--expression", "--file")).operands if op]
+        script_given = any(v in ("-e", "--expression", "-f", "--file") for v in values)
+        yield from operands[1:] if exe == "sed" and not script_given else operands
 
 
 def _is_file_target(target: str) -> bool:
