@@ -199,6 +199,38 @@ def _representatives(cw: CharSet, cp: CharSet, seg: bool, alphabet: list[str], r
     return out
 
 
+_SPECIAL = frozenset("*?[]\\")
+
+
+def _literal_ends(glob: str) -> tuple[str, str]:
+    """The literal text before the first and after the last wildcard (lowercased)."""
+    glob = glob.lower()
+    if glob.endswith("/**"):  # 'dir/**' also matches 'dir': nothing is known about the end
+        return _literal_ends(glob[:-3])[0], ""
+    head = 0
+    while head < len(glob) and glob[head] not in _SPECIAL:
+        head += 1
+    if head == len(glob):
+        return glob, glob
+    tail = len(glob)
+    while tail > 0 and glob[tail - 1] not in _SPECIAL:
+        tail -= 1
+    return glob[:head], glob[tail:]
+
+
+def _ends_compatible(a: str, b: str) -> bool:
+    """Cheap necessary condition for a common string: literal heads and tails must agree.
+
+    ``src/*.py`` and ``**/*.pem`` cannot meet (tails ``.py``/``.pem``), nor can
+    ``/etc/shadow`` and ``src/*`` (heads); most word/pattern pairs end here.
+    """
+    a_head, a_tail = _literal_ends(a)
+    b_head, b_tail = _literal_ends(b)
+    if not (a_head.startswith(b_head) or b_head.startswith(a_head)):
+        return False
+    return a_tail.endswith(b_tail) or b_tail.endswith(a_tail)
+
+
 class Compiled:
     """An NFA for a union of globs with its epsilon closures and start set, reused across queries."""
 
@@ -230,6 +262,8 @@ def intersects(
     construction only for the exclusions (their complement is needed). Exclusions are
     consulted only when word and pattern meet, and only those that can meet the word.
     """
+    if not any(_ends_compatible(w, p) for w, _ in words for p in patterns):
+        return False
     word = compiled(tuple(words))
     pattern = compiled(tuple((glob, PATTERN) for glob in patterns))
     if not _intersects(word, pattern, None, evidence):
