@@ -213,6 +213,10 @@ def test_constant_propagation() -> None:
     assert argvs(parse_script("export X=/etc; ls $X"))[1] == ["ls", "/etc"]
     assert argvs(parse_script("local X=/etc; declare Y=$X; readonly Z=$Y; ls $Z"))[3] == ["ls", "/etc"]
     assert argvs(parse_script("A=1 ls $A")) == [["ls", "$A"]]  # a prefix assignment is not a shell variable
+    assert argvs(parse_script("a=curl b=$a; $b x")) == [[], ["curl", "x"]]  # assignments apply left to right
+    seg = parse_script("a=1 b=$a env").segments[0]
+    assert [(n, w.value) for n, w in seg.assignments] == [("a", "1"), ("b", "1")]
+    assert argvs(parse_script("a=1 b=$a env; echo $a $b")) == [["env"], ["echo", "$a", "$b"]]
 
 
 def test_assignment_only_statement() -> None:
@@ -304,6 +308,7 @@ def test_rewrites_keep_complete(text: str, expected: list[str]) -> None:
         ("function f { rm -rf /; }; ls &&&", ["rm", "-rf", "/"]),
         ("f() { rm -rf /; }; ls &&&", ["rm", "-rf", "/"]),
         ("while read x; do curl $x; done < urls &&&", ["curl", "$x"]),
+        ('x=("a b" c); rm -rf / &&&', ["rm", "-rf", "/"]),
     ],
 )
 def test_fallback_scanner_finds_commands(text: str, expected: list[str]) -> None:
@@ -311,6 +316,12 @@ def test_fallback_scanner_finds_commands(text: str, expected: list[str]) -> None
     assert not result.complete
     assert result.problems and result.problems[0].startswith("bashlex: ")
     assert expected in argvs(result)
+
+
+def test_fallback_reads_arrays_as_one_assignment() -> None:
+    result = parse_script('x=("a b" $(id)) y=1; ls &&&')
+    assert argvs(result) == [[], ["id"], ["ls"]]
+    assert [name for name, _ in result.segments[0].assignments] == ["x", "y"]
 
 
 def test_fallback_problem_message() -> None:

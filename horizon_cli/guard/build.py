@@ -121,10 +121,15 @@ class Builder:
         subs: list[Sub] = []
         assignments: list[tuple[str, Word]] = []
         argv: list[Word] = []
+        scope = self.vars  # `a=1 b=$a` sees a=1; the command's own words do not
         for start, end in words:
             raw = src[start:end]
             if not argv and assignment_name(raw):
-                assignments.append(resolve_assignment(raw, base + start, self.vars, subs))
+                name, value = resolve_assignment(raw, base + start, scope, subs)
+                assignments.append((name, value))
+                if scope is self.vars:
+                    scope = dict(self.vars)
+                _assign(scope, name, value)
             else:
                 argv.extend(resolve_words(raw, base + start, self.vars, subs))
         redirs = [self._redirect(frag, spec, subs) for spec in redirects]
@@ -203,31 +208,18 @@ class Builder:
         """Constant propagation: remember statically known assignments for later words."""
         if not argv:
             for name, value in assignments:
-                self._assign(name, value)
+                _assign(self.vars, name, value)
             return
         head = argv[0].value
         if head in _DECLARATION_BUILTINS:
             for word in argv[1:]:
                 if assignment_name(word.raw):
                     name, value = resolve_assignment(word.raw, word.pos, self.vars, [])
-                    self._assign(name, value)
+                    _assign(self.vars, name, value)
         elif head in ("read", "mapfile", "readarray", "unset"):
             for word in argv[1:]:
                 if not word.value.startswith("-"):
                     self.forget(word.value)
-
-    def _assign(self, name: str, value: Word) -> None:
-        if name.endswith("+"):
-            name = name[:-1]
-            old = self.vars.get(name)
-            if old is None or not value.static:
-                self.forget(name)
-            else:
-                self.vars[name] = old + value.value
-        elif value.static and not value.raw.startswith("("):  # arrays are not scalars
-            self.vars[name] = value.value
-        else:
-            self.forget(name)
 
     def _parse_subs(self, frag: Fragment, subs: list[Sub]) -> None:
         for context, inner, offset in subs:
@@ -242,3 +234,18 @@ class Builder:
                 self.walk_parsed(self, Fragment(owner.src, owner.base, frag.depth + 1), [node], context)
             else:
                 self.parse_fragment(self, Fragment(inner, offset, frag.depth + 1), context)
+
+
+def _assign(scope: dict[str, str], name: str, value: Word) -> None:
+    """Record an assignment: a static scalar value is known, anything else unknown."""
+    if name.endswith("+"):  # NAME+=value appends
+        name = name[:-1]
+        old = scope.get(name)
+        if old is None or not value.static:
+            scope.pop(name, None)
+        else:
+            scope[name] = old + value.value
+    elif value.static and not value.raw.startswith("("):  # arrays are not scalars
+        scope[name] = value.value
+    else:
+        scope.pop(name, None)

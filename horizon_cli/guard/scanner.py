@@ -21,6 +21,7 @@ _REDIRECT = re.compile(r"(\d{0,9})(<<<|<<-|<<|<>|<&|>&|>>|>\||&>>|&>|<|>)")
 # Only space, tab and newline separate words in bash: \r, \v, \f are word characters.
 _WORD_RUN = re.compile(r"[^ \t\n;&|()<>\\'\"`$]+")
 _WORD_STOP = frozenset(" \t\n;&|()<>")
+_ARRAY_START = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
 _HEADERS = frozenset({"for", "select", "case"})  # their words are data, not a command
 # Reserved words in command position are dropped; `[[` stays as the command's name.
 _KEYWORDS = RESERVED - _HEADERS - {"[["}
@@ -91,6 +92,7 @@ class _Scanner:
 
     def _word_end(self, i: int) -> int:
         src, n = self.src, len(self.src)
+        start = i
         while i < n:
             m = _WORD_RUN.match(src, i)
             if m:
@@ -99,6 +101,8 @@ class _Scanner:
             c = src[i]
             if c in "<>" and src.startswith("(", i + 1):
                 i = skip(src, i + 2, "p")
+            elif c == "(" and _ARRAY_START.fullmatch(src, start, i):  # name=( … ) is one word
+                i = skip(src, i + 1, "p")
             elif c in _WORD_STOP:
                 break
             elif c == "$" and src[i + 1 : i + 2] in ("(", "{", "'"):
