@@ -456,3 +456,20 @@ def test_path_functions_never_raise(word, pattern):
     could_match(word, pattern, word_is_glob=True)
     match_any(word, [pattern], SECRET_EXCLUDES, word_is_glob=False)
     glob_match("a/b", word)  # the word as a pattern
+
+
+_GLOB_PIECES = st.sampled_from(["a", "b", ".", "/", "*", "?", "[ab]", "[!a]", "**/", "/**", "x.pem", ".env"])
+
+
+@given(st.lists(_GLOB_PIECES, min_size=1, max_size=5), st.lists(_GLOB_PIECES, min_size=1, max_size=5),
+       st.sampled_from(["glob", "segment", "dynamic"]))
+@settings(max_examples=400, deadline=None)
+def test_head_tail_prefilter_never_changes_the_answer(word_parts, pattern_parts, mode):
+    """Invariant: the cheap literal head/tail test only skips pairs the automaton would reject."""
+    from horizon_cli.guard import globnfa
+
+    word, pattern = "".join(word_parts), "".join(pattern_parts)
+    exact = globnfa._intersects(
+        globnfa.compiled(((word, mode),)), globnfa.compiled(((pattern, globnfa.PATTERN),)), None, False
+    )
+    assert globnfa.intersects([(word, mode)], [pattern]) == exact
