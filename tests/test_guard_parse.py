@@ -265,6 +265,10 @@ def test_for_list_substitutions_run() -> None:
     assert find(result, "rm", "-rf", "/").context == "substitution"
 
 
+def test_arithmetic_command_runs_only_its_substitutions() -> None:
+    assert argvs(parse_script("((x++)); (( i = $(id -u) + 1 )); ((ls); pwd)")) == [["id", "-u"], ["ls"], ["pwd"]]
+
+
 def test_substitution_inside_parameter_default() -> None:
     assert find(parse_script("echo ${x:-$(id)}"), "id").context == "substitution"
 

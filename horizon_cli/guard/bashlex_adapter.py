@@ -9,6 +9,7 @@ whether bashlex parsed them or not, e.g. inside ``${x:-$(cmd)}``).
 from __future__ import annotations
 
 from horizon_cli.guard.build import Builder, Fragment, Place, RedirectSpec
+from horizon_cli.guard.quoting import skip
 
 _SKIP_KINDS = frozenset({"reservedword", "operator", "pipe", "heredoc", "tilde", "parameter"})
 
@@ -78,7 +79,13 @@ class _Walker:
     def _compound(self, node, place: Place) -> None:
         segments = self.builder.segments
         mark = len(segments)
-        self._items(node.list, place)
+        arithmetic = _arithmetic_command(self.frag.src, node.pos)
+        if arithmetic is not None:
+            # (( … )): bashlex reads nested subshells; bash runs no command, only the
+            # substitutions inside the expression.
+            self.builder.command_words(self.frag, [arithmetic])
+        else:
+            self._items(node.list, place)
         redirects = [self._redirect(r) for r in getattr(node, "redirects", ())]
         if redirects:
             # { …; } > f: the redirection applies to every command inside.
@@ -146,6 +153,15 @@ def _delimiter_span(src: str, pos: tuple[int, int]) -> tuple[int, int]:
     while end < len(src) and src[end] in "'\"":
         end += 1
     return start, end
+
+
+def _arithmetic_command(src: str, pos: tuple[int, int]) -> tuple[int, int] | None:
+    """The span of ``(( … ))`` when the compound at ``pos`` is an arithmetic command."""
+    start = pos[0]
+    if not src.startswith("((", start):
+        return None
+    end = skip(src, start + 1, "p")
+    return (start, end) if end <= len(src) and src[end - 2 : end] == "))" else None
 
 
 def _substitution_nodes(node, out: list) -> list:
