@@ -622,3 +622,9 @@ def obfuscated_metadata_urls(draw) -> str:
 def test_obfuscated_metadata_urls_are_detected(url):
     assert any(is_metadata(ep) for ep in endpoints_in_word(url)), url
     assert any(is_metadata(ep) for ep in endpoints_in_text(f"print(get('{url}'))")), url
+
+
+def test_idn_lookalikes_are_not_the_allowlisted_host():
+    assert not host_allowed(parse_host("g\u0456thub.com"), DEFAULT_ALLOW)  # Cyrillic i: a different name
+    assert parse_host("g\u0456thub.com").host.startswith("xn--")
+    assert host_allowed(parse_host("\uff47\uff49\uff54\uff48\uff55\uff42.com"), DEFAULT_ALLOW)  # fullwidth = same name
