@@ -111,6 +111,7 @@ def test_ipv6_spellings_carry_metadata(text):
 
 
 def test_ipv6_canonical_form_and_zone_dropped():
+    assert parse_host("[0:0:0:0:0:FFFF:A9FE:A9FE]").host == "::ffff:169.254.169.254"
     assert parse_host("[fd00:0ec2:0:0::0254]").host == "fd00:ec2::254"
     assert parse_host("[fe80::1%25eth0]").host == "fe80::1"
     assert not is_metadata(parse_host("[fe80::1]"))
@@ -217,7 +218,7 @@ def test_numeric_looking_names_stay_names():
         ("dict://169.254.169.254:11211/stat", "169.254.169.254", 11211, "dict"),
         ("ssh://git@github.com/me/x.git", "github.com", None, "ssh"),
         ("git+ssh://git@github.com:22/me/x.git", "github.com", 22, "git+ssh"),
-        ("http://[::ffff:169.254.169.254]:80/", "::ffff:a9fe:a9fe", 80, "http"),
+        ("http://[::ffff:169.254.169.254]:80/", "::ffff:169.254.169.254", 80, "http"),
         ("http://169.254.169.254?x", "169.254.169.254", None, "http"),
         ("http://169.254.169.254#frag", "169.254.169.254", None, "http"),
         ("https://github.com./api", "github.com", None, "https"),
@@ -421,7 +422,7 @@ def test_word_endpoints_are_deduplicated():
         ("os.system('nc 169.254.169.254 80')", ["169.254.169.254"]),
         ("BEGIN{system(\"curl -s http://169.254.169.254/latest/meta-data/\")}", ["169.254.169.254"]),
         ("open('/dev/tcp/evil.example.com/80')", ["evil.example.com"]),
-        ("urlopen('http://[::ffff:a9fe:a9fe]/')", ["::ffff:a9fe:a9fe"]),
+        ("urlopen('http://[::ffff:a9fe:a9fe]/')", ["::ffff:169.254.169.254"]),
         ("h = 'localhost'", ["localhost"]),
         ("ip = '2852039166'", ["169.254.169.254"]),
     ],

@@ -24,7 +24,8 @@ class Endpoint:
     """A network destination named somewhere in a command.
 
     ``host`` is normalized: lowercase, IDNA dots mapped, percent-decoded, trailing
-    dots removed; an IP is in canonical text form (``169.254.169.254``, ``fd00:ec2::254``).
+    dots removed; an IP is in canonical text form (``169.254.169.254``, ``fd00:ec2::254``,
+    ``::ffff:169.254.169.254``).
     """
 
     host: str
@@ -81,6 +82,12 @@ def _strip_brackets_and_zone(text: str) -> tuple[str, bool]:
     return text, bracketed
 
 
+def _ipv6_text(ip: ipaddress.IPv6Address) -> str:
+    """RFC 5952 text; IPv4-mapped addresses in their dotted form on every Python version."""
+    mapped = ip.ipv4_mapped
+    return f"::ffff:{mapped}" if mapped is not None else ip.compressed
+
+
 def parse_host(text: str) -> Endpoint | None:
     """Any written form of a host name or IP literal (brackets, zone ids, encodings), else None."""
     if not text:
@@ -90,7 +97,7 @@ def parse_host(text: str) -> Endpoint | None:
     decoded = decoded.lower()
     if ":" in decoded:
         ip6 = parse_ipv6(decoded)
-        return None if ip6 is None else Endpoint(str(ip6), ip6, None, text)
+        return None if ip6 is None else Endpoint(_ipv6_text(ip6), ip6, None, text)
     if bracketed:
         return None
     decoded = decoded.rstrip(".")
