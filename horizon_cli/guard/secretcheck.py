@@ -26,7 +26,7 @@ def secret_hits(view: SegmentView, config: GuardConfig) -> list[Hit]:
     if verdict is None:
         return []
     if view.exe not in config.readers_exempt:
-        for word in view.args:
+        for word in _file_operands(view):
             hit = _word_hit(word, config, verdict, view.exe)
             if hit:
                 return [hit]
@@ -38,6 +38,23 @@ def secret_hits(view: SegmentView, config: GuardConfig) -> list[Hit]:
     return []
 
 
+# Tools whose first operand is a program or pattern, not a file (unless -e/-f supplies it).
+PROGRAM_FIRST = {"sed": ("-e", "--expression", "-f", "--file"), "awk": ("-f", "--file"), "gawk": ("-f", "--file"),
+                 "mawk": ("-f",), "grep": ("-e", "--regexp", "-f", "--file"), "egrep": ("-e", "-f"),
+                 "fgrep": ("-e", "-f"), "rg": ("-e", "--regexp", "-f", "--file"), "jq": ("-f", "--from-file")}
+
+
+def _file_operands(view: SegmentView) -> list[Word]:
+    """The words that may name files it reads: all, minus a sed/awk/grep program operand."""
+    given = PROGRAM_FIRST.get(view.exe)
+    if given is None or any(w.value in given or w.value.startswith(given) for w in view.args if w.value.startswith("-")):
+        return view.args
+    for index, word in enumerate(view.args):
+        if not word.value.startswith("-") or word.value == "-":
+            return view.args[:index] + view.args[index + 1 :]
+    return view.args
+
+
 def text_secret_hits(text: str, config: GuardConfig, via: str) -> list[Hit]:
     """Secret paths visible in code for another language (python -c, node -e, heredocs)."""
     verdict = config.verdict("HZ401", Verdict.DENY)
@@ -45,6 +62,8 @@ def text_secret_hits(text: str, config: GuardConfig, via: str) -> list[Hit]:
         return []
     for token in _PATH_TOKENS.findall(text):
         for candidate in _candidates(token):
+            if _WILDCARD.search(candidate):
+                continue  # literal code text: brackets and stars are code, not globs
             matched = paths.match_any(candidate, config.secret_paths, config.secret_exclude)
             if matched:
                 return [Hit("HZ401", verdict, f"{via} reads secret {candidate} (matches {matched})")]
@@ -85,13 +104,21 @@ def _secret_match(candidate: str, is_glob: bool, wild: bool, patterns: tuple[str
     automaton intersection per pattern and the same words recur constantly, hence the cache
     and the cheap tail filter first."""
     if wild:
-        patterns = tuple(p for p in patterns if _tails_compatible(candidate, p))
+        letters = _literals(candidate)
+        patterns = tuple(p for p in patterns if letters & _literals(p) and _tails_compatible(candidate, p))
     if not patterns:
         return None
     return paths.match_any(candidate, patterns, exclude, word_is_glob=is_glob, require_literal=wild)
 
 
 _WILDCARD = re.compile(r"[*?\[\]{}]")
+_SYNTAX = frozenset("*?[]{}/~!^")
+
+
+@lru_cache(maxsize=4096)
+def _literals(text: str) -> frozenset[str]:
+    """Characters that must appear literally: evidence needs at least one shared with the pattern."""
+    return frozenset(text) - _SYNTAX
 
 
 def _literal_tail(glob: str) -> str:
