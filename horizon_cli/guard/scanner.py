@@ -75,8 +75,8 @@ class _Scanner:
             if c in "<>" and src.startswith("(", i + 1):
                 i = self._word(i)
                 continue
-            m = _REDIRECT.match(src, i)
-            if m and (m.group(1) == "" or self._at_word_start(i)):
+            m = _REDIRECT.match(src, i)  # words are consumed whole: `2>` here is an fd
+            if m:
                 i = self._redirect(m)
                 continue
             m = _OPERATOR.match(src, i)
@@ -86,9 +86,6 @@ class _Scanner:
             i = self._word(i)
         self._end_command()
         self._end_pipeline(background=False)
-
-    def _at_word_start(self, i: int) -> bool:
-        return i == 0 or self.src[i - 1] in " \t\n;&|()"
 
     def _word_end(self, i: int) -> int:
         src, n = self.src, len(self.src)
