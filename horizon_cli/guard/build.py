@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
 
 from horizon_cli.guard.model import Redirect, Segment, Word
 from horizon_cli.guard.words import (
@@ -29,25 +28,40 @@ _LEADING_TABS = re.compile(r"^\t+", re.M)
 _NEWLINE = re.compile("\n")
 
 
-@dataclass(frozen=True, slots=True)
 class Place:
-    """Where a command stands: its context and pipeline position."""
+    """Where a command stands: its context and pipeline position (None: its own pipeline)."""
 
-    context: str = "top"
-    pipeline: int | None = None  # None: a pipeline of its own
-    stage: int = 0
-    stages: int = 1
+    __slots__ = ("context", "pipeline", "stage", "stages")
+
+    def __init__(self, context: str = "top", pipeline: int | None = None, stage: int = 0, stages: int = 1) -> None:
+        self.context = context
+        self.pipeline = pipeline
+        self.stage = stage
+        self.stages = stages
 
 
-@dataclass(frozen=True, slots=True)
 class RedirectSpec:
-    """A redirection as a front end sees it (offsets local to the fragment)."""
+    """A redirection as a front end sees it (offsets local to the fragment).
 
-    op: str
-    fd: int | None
-    target: tuple[int, int] | None  # span of the target word
-    target_text: str | None = None  # a bare fd number (``2>&1``) has no span
-    body: tuple[int, int] | None = None  # heredoc body span
+    ``target``: span of the target word; ``target_text``: a bare fd number (``2>&1``),
+    which has no word of its own; ``body``: span of a heredoc body.
+    """
+
+    __slots__ = ("op", "fd", "target", "target_text", "body")
+
+    def __init__(
+        self,
+        op: str,
+        fd: int | None,
+        target: tuple[int, int] | None,
+        target_text: str | None = None,
+        body: tuple[int, int] | None = None,
+    ) -> None:
+        self.op = op
+        self.fd = fd
+        self.target = target
+        self.target_text = target_text
+        self.body = body
 
 
 class Fragment:
