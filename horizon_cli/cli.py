@@ -103,7 +103,7 @@ def _error(message: str) -> None:
 
 
 def _pipe_was_closed() -> bool:
-    return type(sys.stdout).__name__ == "PacifyFlushWrapper"
+    return type(sys.stdout).__name__.lstrip("_") == "PacifyFlushWrapper"
 
 
 def _quiet_broken_pipe() -> int:

@@ -96,14 +96,10 @@ def halt(file, transcript, input_format, stop_at_halt, state_in, state_out, trus
     file = _default_stdin(file if transcript is None else transcript)
     config = _config(load_policy_for(policies, no_config), limits)
     state, action_count = _initial_state(state_in, trust_state, config)
-    try:
-        result = _execute(
-            file, transcript, input_format, config, (state, action_count), stop_at_halt, state_out, output_format, color
-        )
-    except BrokenPipeError:
-        # The reader went away (`| head`). Click would exit 1, which here means "halted".
-        _silence_stdout()
-        click.get_current_context().exit(EXIT_OK)
+    # A closed stdout (`| head`) is mapped once, in horizon_cli.cli.run (exit 141, never 1 = "halted").
+    result = _execute(
+        file, transcript, input_format, config, (state, action_count), stop_at_halt, state_out, output_format, color
+    )
     click.get_current_context().exit(EXIT_FINDINGS if result.halted else EXIT_OK)
 
 
@@ -123,19 +119,6 @@ def _execute(file, transcript, input_format, config, start, stop_at_halt, state_
         save_state(state_out, result.state, config, action_count + result.actions)
     _report(out, output_format, result, source, color, unit)
     return result
-
-
-def _silence_stdout():
-    import os
-    import sys
-
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):  # not a real file (e.g. under CliRunner)
-        pass
-    finally:
-        os.close(devnull)
 
 
 def _default_stdin(path):
