@@ -9,7 +9,6 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
-import gzip
 import re
 from collections.abc import Sequence
 
@@ -72,6 +71,8 @@ def _apply(exe: str, values: list[str], data: str | None) -> tuple[str | None, b
     if exe == "rev":
         return "\n".join(line[::-1] for line in data.split("\n")), True
     if exe in ("gunzip", "zcat") or (exe == "gzip" and options.has("-d")):
+        import gzip
+
         return _try(lambda: gzip.decompress(data.encode("latin-1")).decode()), True
     if exe == "tr" and len(options.operands) == 2 and "-d" not in options.flags:
         return _tr(data, *options.operands), True

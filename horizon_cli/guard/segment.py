@@ -10,7 +10,6 @@ from horizon_cli.guard import code as codescan
 from horizon_cli.guard import net
 from horizon_cli.guard.argv import executable, subcommand
 from horizon_cli.guard.config import GuardConfig
-from horizon_cli.guard.decode import executes_stdin, static_output
 from horizon_cli.guard.model import Classification, Finding, ParsedScript, Segment, Verdict, Word
 from horizon_cli.guard.nested import Payload, env_payloads, payloads_for
 from horizon_cli.guard.netcheck import network_hits
@@ -161,7 +160,11 @@ class SegmentJudge:
     # -- pipelines: decode-and-execute ---------------------------------------------
     def _pipeline(self, view: SegmentView, script: ParsedScript, depth: int) -> list[Hit]:
         segment = view.segment
-        if segment.stage == 0 or not executes_stdin(view):
+        if segment.stage == 0:
+            return []
+        from horizon_cli.guard.decode import executes_stdin, static_output  # only for pipelines
+
+        if not executes_stdin(view):
             return []
         hits = self._hit("HZ207", Verdict.GATE, f"pipes data into {view.exe}")
         earlier = [s for s in script.segments
