@@ -96,6 +96,11 @@ def test_dev_tcp_redirections() -> None:
     assert [(r.op, r.fd, r.target.value) for r in exec_.redirects] == [("<>", 3, "/dev/tcp/169.254.169.254/80")]
     assert [(r.op, r.target.value) for r in printf.redirects] == [(">&", "3")]
     assert [(r.op, r.target.value) for r in cat.redirects] == [("<&", "3")]
+    closed = parse_script("exec 3>&- 2>&1")
+    assert closed.complete
+    assert [(r.op, r.fd, r.target.value, r.target.pos) for r in closed.segments[0].redirects] == [
+        (">&", 3, "-", 8), (">&", 2, "1", 13),
+    ]
     assert only(parse_script("cat < /dev/tcp/169.254.169.254/80")).redirects[0].target.value == (
         "/dev/tcp/169.254.169.254/80"
     )

@@ -134,10 +134,14 @@ class _Walker:
         fd = fd if isinstance(fd, int) else None
         output = getattr(node, "output", None)
         heredoc = getattr(node, "heredoc", None)
-        if isinstance(output, int):
-            return RedirectSpec(op, fd, None, str(output))
         if output is None:
             return RedirectSpec(op, fd, None)
+        if isinstance(output, (int, str)):  # fd duplication: `2>&1`, `>&2`, `3>&-`
+            text = str(output)
+            end = node.pos[1]
+            if self.frag.src[end - len(text) : end] == text:
+                return RedirectSpec(op, fd, (end - len(text), end))
+            return RedirectSpec(op, fd, None, text)
         if heredoc is None:
             return RedirectSpec(op, fd, output.pos)
         target = _delimiter_span(self.frag.src, output.pos)
@@ -172,7 +176,7 @@ def _substitution_nodes(node, out: list) -> list:
         else:
             _substitution_nodes(part, out)
     output = getattr(node, "output", None)
-    if output is not None and not isinstance(output, int):
+    if output is not None and not isinstance(output, (int, str)):
         _substitution_nodes(output, out)
     return out
 
