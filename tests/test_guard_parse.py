@@ -333,6 +333,14 @@ def test_fallback_reads_arrays_as_one_assignment() -> None:
     assert [name for name, _ in result.segments[0].assignments] == ["x", "y"]
 
 
+def test_ansi_c_strings_do_not_reach_bashlex_as_expansions() -> None:
+    # bashlex loops forever on $'${' and reads $'$(id)' as a substitution; bash reads data.
+    assert argvs(parse_script("read -rsp $'Press ${to continue\\n'; ls")) == [
+        ["read", "-rsp", "Press ${to continue\n"], ["ls"],
+    ]
+    assert argvs(parse_script("echo $'$(id)' \"it$'s\"")) == [["echo", "$(id)", "it$'s"]]
+
+
 def test_fallback_problem_message() -> None:
     assert parse_script("git log &&& rm -rf /").problems == ["bashlex: unexpected token '&' at 10"]
 

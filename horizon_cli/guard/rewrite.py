@@ -4,6 +4,8 @@ Each rewrite replaces text by text of the same width, so bashlex's node offsets 
 index the original text, from which words are resolved. None of them hides a command:
 they only neutralise syntax that carries no command of its own.
 
+- ``$'…'`` -> ``'___'``: bashlex reads ANSI-C strings as expansions (``$'${'`` even
+  loops forever); the word resolver decodes the original;
 - ``<<'EOF'`` / ``<<"EOF"`` / ``<<\\EOF`` -> ``<< EOF `` (bashlex compares the body lines
   against the still-quoted delimiter); the builder sees the quotes in the original text;
 - ``time [-p]`` prefix -> blanks;
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from horizon_cli.guard.quoting import skip, skip_construct
+from horizon_cli.guard.quoting import skip, skip_ansi, skip_construct, skip_single
 
 _HEREDOC_QUOTED = re.compile(r"(?<!<)(<<-?[ \t]*)(?:'([^'\s]+)'|\"([^\"\s$`\\]+)\"|\\([A-Za-z0-9_.-]+))")
 _TIME = re.compile(r"(^|[;&|({}\n!]|\b(?:then|do|else)[ \t])([ \t]*)time((?:[ \t]+-p)?)(?=[ \t]|$)", re.M)
@@ -32,6 +34,8 @@ _ARRAY = re.compile(r"(?:^|(?<=[\s;&|(]))[A-Za-z_][A-Za-z0-9_]*\+?=\(")
 def rewrite(text: str) -> str:
     """``text`` with the constructs above replaced; same length, same offsets."""
     out = text
+    if "$'" in out:
+        out = _ansi_c_quotes(out)
     if "<<" in out:
         out = _HEREDOC_QUOTED.sub(_heredoc_delimiter, out)
     if "time" in out:
@@ -45,6 +49,51 @@ def rewrite(text: str) -> str:
     if "=(" in out:
         out = _arrays(out)
     return out if len(out) == len(text) else text
+
+
+_ANSI_TOKENS = {
+    "u": re.compile(r"\\.|[\'\"`()]|\$'", re.S),  # unquoted (top level, $( ), backticks)
+    "d": re.compile(r'\\.|["`]|\$\(', re.S),  # inside double quotes: $' is literal there
+}
+
+
+def _ansi_c_quotes(text: str) -> str:
+    """Replace every ``$'…'`` in unquoted context by a plain quoted word of the same width."""
+    edits: list[tuple[int, int, str]] = []
+    stack = ["u"]  # u: unquoted, d: double quotes, b: backticks (unquoted inside), p: $( … )
+    i, n = 0, len(text)
+    while True:
+        mode = stack[-1]
+        m = _ANSI_TOKENS["d" if mode == "d" else "u"].search(text, i)
+        if m is None:
+            break
+        i, tok = m.start(), m.group()
+        if tok == "$'":
+            end = skip_ansi(text, i + 2)
+            width = min(end, n) - i
+            edits.append((i, i + width, "'" + "_" * (width - 2) + "'" if end <= n else "'" + "_" * (width - 1)))
+            i += width
+            continue
+        i += len(tok)
+        if tok == "'":
+            i = min(skip_single(text, i), n)
+        elif tok == '"':
+            if mode == "d":
+                stack.pop()
+            else:
+                stack.append("d")
+        elif tok == "`":
+            if mode == "b":
+                stack.pop()
+            else:
+                stack.append("b")
+        elif tok in ("(", "$("):
+            stack.append("p")
+        elif tok == ")" and mode == "p":
+            stack.pop()
+        if not stack:
+            stack.append("u")
+    return _splice(text, edits)
 
 
 def _heredoc_delimiter(m: re.Match[str]) -> str:
