@@ -16,14 +16,18 @@ from horizon_cli.guard.view import Hit, SegmentView
 def pattern_hits(view: SegmentView, rules: Iterable[PatternRule]) -> list[Hit]:
     hits: list[Hit] = []
     options = None
-    for rule in rules:
-        if not any(fnmatch.fnmatchcase(view.exe, glob) for glob in rule.executables):
-            continue
+    for rule in rules_for(view.exe, tuple(rules)):
         if options is None:
             options = parse_options(view.values)
         if _matches(rule, view, options):
             hits.append(Hit(rule.id, rule.verdict, _message(rule, view)))
     return hits
+
+
+@lru_cache(maxsize=2048)
+def rules_for(exe: str, rules: tuple[PatternRule, ...]) -> tuple[PatternRule, ...]:
+    """The rules whose executables match ``exe`` (most segments match none: one dict-speed lookup)."""
+    return tuple(r for r in rules if any(fnmatch.fnmatchcase(exe, glob) for glob in r.executables))
 
 
 def target_hits(targets: Iterable[str], rules: Iterable[PatternRule]) -> list[Hit]:

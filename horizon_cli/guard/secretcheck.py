@@ -7,6 +7,7 @@ or as an input redirection of any command.
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
@@ -106,6 +107,9 @@ def _secret_match(candidate: str, is_glob: bool, wild: bool, patterns: tuple[str
     if wild:
         letters = _literals(candidate)
         patterns = tuple(p for p in patterns if letters & _literals(p) and _tails_compatible(candidate, p))
+    if is_glob and "{" not in candidate:
+        segments = [seg.lower() for seg in paths.normalize_path(candidate).split("/")]
+        patterns = tuple(p for p in patterns if _segments_compatible(segments, p))
     if not patterns:
         return None
     return paths.match_any(candidate, patterns, exclude, word_is_glob=is_glob, require_literal=wild)
@@ -119,6 +123,25 @@ _SYNTAX = frozenset("*?[]{}/~!^")
 def _literals(text: str) -> frozenset[str]:
     """Characters that must appear literally: evidence needs at least one shared with the pattern."""
     return frozenset(text) - _SYNTAX
+
+
+def _segments_compatible(word_segments: list[str], pattern: str) -> bool:
+    """For a glob word (whose wildcards never cross '/'): every literal segment of the pattern
+    (`.aws` in `**/.aws/**`) must be matchable by one of the word's segments."""
+    for form in paths.pattern_forms(pattern):
+        parts = form.lower().split("/")
+        literal = [seg for seg in parts if seg and not _WILDCARD.search(seg) and seg != "~"]
+        if not all(any(fnmatch.fnmatchcase(seg, ws) for ws in word_segments) for seg in literal):
+            continue
+        if parts[-1] != "**" and not _heads_compatible(parts[-1], word_segments[-1]):
+            continue  # the last segments must be able to start alike ('.env.*' never meets 'perl*')
+        return True
+    return False
+
+
+def _heads_compatible(first: str, second: str) -> bool:
+    a, b = (_WILDCARD.split(x, 1)[0] for x in (first, second))
+    return a.startswith(b) or b.startswith(a)
 
 
 def _literal_tail(glob: str) -> str:
