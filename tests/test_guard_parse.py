@@ -339,6 +339,12 @@ def test_ansi_c_strings_do_not_reach_bashlex_as_expansions() -> None:
         ["read", "-rsp", "Press ${to continue\n"], ["ls"],
     ]
     assert argvs(parse_script("echo $'$(id)' \"it$'s\"")) == [["echo", "$(id)", "it$'s"]]
+    assert argvs(parse_script("sed '/${p/q'# file | x'$(' y")) == [["sed", "/${p/q#", "file"], ["x$(", "y"]]
+    heredoc = parse_script("cat <<EOF\nit's $HOME\nEOF\necho 'a$' $'${'")
+    assert heredoc.complete
+    assert argvs(heredoc) == [["cat"], ["echo", "a$", "${"]]
+    assert heredoc.segments[0].redirects[0].body == "it's ~\n"
+    assert not parse_script("echo $'unterminated").complete
 
 
 def test_fallback_problem_message() -> None:

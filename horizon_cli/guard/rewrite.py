@@ -4,8 +4,9 @@ Each rewrite replaces text by text of the same width, so bashlex's node offsets 
 index the original text, from which words are resolved. None of them hides a command:
 they only neutralise syntax that carries no command of its own.
 
-- ``$'…'`` -> ``'___'``: bashlex reads ANSI-C strings as expansions (``$'${'`` even
-  loops forever); the word resolver decodes the original;
+- ``$'…'`` -> ``'___'`` and ``'…$…'`` -> ``'___'``: bashlex reads ``$`` and backticks
+  inside single quotes as expansions when the word has other parts, and loops forever
+  on ``x'${'`` or ``$'${'``; the word resolver reads the original;
 - ``<<'EOF'`` / ``<<"EOF"`` / ``<<\\EOF`` -> ``<< EOF `` (bashlex compares the body lines
   against the still-quoted delimiter); the builder sees the quotes in the original text;
 - ``time [-p]`` prefix -> blanks;
@@ -34,8 +35,8 @@ _ARRAY = re.compile(r"(?:^|(?<=[\s;&|(]))[A-Za-z_][A-Za-z0-9_]*\+?=\(")
 def rewrite(text: str) -> str:
     """``text`` with the constructs above replaced; same length, same offsets."""
     out = text
-    if "$'" in out:
-        out = _ansi_c_quotes(out)
+    if "'" in out and ("$" in out or "`" in out):
+        out = _quoted_data(out)
     if "<<" in out:
         out = _HEREDOC_QUOTED.sub(_heredoc_delimiter, out)
     if "time" in out:
@@ -51,42 +52,48 @@ def rewrite(text: str) -> str:
     return out if len(out) == len(text) else text
 
 
-_ANSI_TOKENS = {
-    "u": re.compile(r"\\.|[\'\"`()]|\$'", re.S),  # unquoted (top level, $( ), backticks)
+_DATA_TOKENS = {
+    # unquoted (top level, $( ), backticks): quotes, nesting, heredocs, line ends
+    "u": re.compile(r"\\.|[\'\"`()\n]|\$'|<<<|<<-?", re.S),
     "d": re.compile(r'\\.|["`]|\$\(', re.S),  # inside double quotes: $' is literal there
 }
+_HEREDOC_WORD = re.compile(r"""[ \t]*(?:'([^'\n]*)'|"([^"\n]*)"|\\?([^\s'";&|<>()]+))""")
 
 
-def _ansi_c_quotes(text: str) -> str:
-    """Replace every ``$'…'`` in unquoted context by a plain quoted word of the same width."""
+def _quoted_data(text: str) -> str:
+    """Blank single-quoted text that bashlex would misread (see above), keeping the quotes."""
     edits: list[tuple[int, int, str]] = []
     stack = ["u"]  # u: unquoted, d: double quotes, b: backticks (unquoted inside), p: $( … )
+    heredocs: list[tuple[str, bool]] = []  # delimiters whose bodies start at the next newline
     i, n = 0, len(text)
-    while True:
-        mode = stack[-1]
-        m = _ANSI_TOKENS["d" if mode == "d" else "u"].search(text, i)
-        if m is None:
-            break
-        i, tok = m.start(), m.group()
+    while (m := _DATA_TOKENS["d" if stack[-1] == "d" else "u"].search(text, i)) is not None:
+        i, tok, mode = m.end(), m.group(), stack[-1]
         if tok == "$'":
-            end = skip_ansi(text, i + 2)
-            width = min(end, n) - i
-            edits.append((i, i + width, "'" + "_" * (width - 2) + "'" if end <= n else "'" + "_" * (width - 1)))
-            i += width
-            continue
-        i += len(tok)
-        if tok == "'":
-            i = min(skip_single(text, i), n)
-        elif tok == '"':
-            if mode == "d":
+            end = skip_ansi(text, i)
+            closer = "'" if end <= n else ""  # an unterminated string stays unterminated
+            end = min(end, n)
+            edits.append((m.start(), end, "'" + "_" * (end - m.start() - 1 - len(closer)) + closer))
+            i = end
+        elif tok == "'":
+            end = skip_single(text, i)
+            body = text[i : min(end - 1, n)]
+            if end <= n and ("$" in body or "`" in body):
+                edits.append((i, end - 1, "_" * len(body)))
+            i = min(end, n)
+        elif tok in ("<<", "<<-"):
+            word = _HEREDOC_WORD.match(text, i)
+            if word:
+                heredocs.append((next(g for g in word.groups() if g is not None), tok == "<<-"))
+                i = word.end()
+        elif tok == "\n" and heredocs:
+            i = _after_heredoc_bodies(text, i, heredocs)
+            heredocs = []
+        elif tok in ('"', "`"):
+            inner = "d" if tok == '"' else "b"
+            if mode == inner:
                 stack.pop()
             else:
-                stack.append("d")
-        elif tok == "`":
-            if mode == "b":
-                stack.pop()
-            else:
-                stack.append("b")
+                stack.append(inner)
         elif tok in ("(", "$("):
             stack.append("p")
         elif tok == ")" and mode == "p":
@@ -94,6 +101,17 @@ def _ansi_c_quotes(text: str) -> str:
         if not stack:
             stack.append("u")
     return _splice(text, edits)
+
+
+def _after_heredoc_bodies(text: str, i: int, heredocs: list[tuple[str, bool]]) -> int:
+    """Index after the bodies (and delimiter lines) of ``heredocs``, starting at ``i``."""
+    lines = text[i:].split("\n")
+    k = 0
+    for delimiter, strip_tabs in heredocs:
+        while k < len(lines) and (lines[k].lstrip("\t") if strip_tabs else lines[k]) != delimiter:
+            k += 1
+        k += 1
+    return min(len(text), i + sum(len(line) + 1 for line in lines[:k]))
 
 
 def _heredoc_delimiter(m: re.Match[str]) -> str:
