@@ -41,7 +41,9 @@ class SegmentView:
     def receives_input(self) -> bool:
         """Data flows into its stdin: piped, redirected, heredoc or here-string."""
         seg = self.segment
-        return seg.stage > 0 or any(r.op in INPUT_OPS and not _empty_source(r) for r in seg.redirects)
+        if seg.stage > 0 or seg.context == "process-substitution":  # `>(nc host)` reads what is written to it
+            return True
+        return any(r.op in INPUT_OPS and not _empty_source(r) for r in seg.redirects)
 
     @property
     def output_used(self) -> bool:
