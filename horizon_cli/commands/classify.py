@@ -40,6 +40,9 @@ class _SplitAtDoubleDash(click.Command):
             args = args[:index]
         return super().parse_args(ctx, args)
 
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        return [*super().collect_usage_pieces(ctx), "[-- CMD...]"]
+
 
 @click.command(cls=_SplitAtDoubleDash, epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, allow_dash=True))
@@ -53,7 +56,7 @@ class _SplitAtDoubleDash(click.Command):
 @click.option("--fail-on", type=click.Choice(["deny", "gate", "never"]), default="deny", show_default=True,
               help="Exit 1 when any command's verdict is at or above this.")
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True,
-              help="Output format (README: 'classify output').")
+              help="Output format (README: horizon classify, 'Output formats').")
 @color_option
 @policy_options
 def classify(files, null, script, stdin_filename, transcript, input_format, jsonl_field, fail_on, output_format,
