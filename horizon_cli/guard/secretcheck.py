@@ -105,8 +105,8 @@ def _secret_match(candidate: str, is_glob: bool, wild: bool, patterns: tuple[str
     automaton intersection per pattern and the same words recur constantly, hence the cache
     and the cheap tail filter first."""
     if wild:
-        letters = _literals(candidate)
-        patterns = tuple(p for p in patterns if letters & _literals(p) and _tails_compatible(candidate, p))
+        pairs = _bigrams(candidate)
+        patterns = tuple(p for p in patterns if pairs & _bigrams(p) and _tails_compatible(candidate, p))
     if is_glob and "{" not in candidate:
         segments = [seg.lower() for seg in paths.normalize_path(candidate).split("/")]
         patterns = tuple(p for p in patterns if _segments_compatible(segments, p))
@@ -116,13 +116,16 @@ def _secret_match(candidate: str, is_glob: bool, wild: bool, patterns: tuple[str
 
 
 _WILDCARD = re.compile(r"[*?\[\]{}]")
-_SYNTAX = frozenset("*?[]{}/~!^")
 
 
 @lru_cache(maxsize=4096)
-def _literals(text: str) -> frozenset[str]:
-    """Characters that must appear literally: evidence needs at least one shared with the pattern."""
-    return frozenset(text) - _SYNTAX
+def _bigrams(text: str) -> frozenset[str]:
+    """Adjacent literal character pairs. A wildcard word counts as naming a secret only when a
+    literal piece of it shares two adjacent characters with the pattern (`.en?` ~ `.env`,
+    `~/.aws/*` ~ `.aws`, `*.pem` ~ `*.pem`, `~/.*` ~ `/.netrc`): one shared letter is no evidence, and this spares
+    the automaton for nearly every word."""
+    pieces = re.split(r"[*?\[\]{}~!^]+", text.lower())  # '/' stays: `~/.*` shares '/.' with `**/.netrc`
+    return frozenset(piece[i : i + 2] for piece in pieces for i in range(len(piece) - 1))
 
 
 def _segments_compatible(word_segments: list[str], pattern: str) -> bool:
