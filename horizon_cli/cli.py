@@ -90,6 +90,9 @@ def run(argv: list[str] | None = None) -> int:
         code = _quiet_broken_pipe() if _pipe_was_closed() else exc.code
     except KeyboardInterrupt:
         code = 130
+    except OSError as exc:  # e.g. stdout on a full disk (`> /dev/full`) or closed (`>&-`)
+        _error(f"cannot write output: {exc.strerror or exc}")
+        code = EXIT_USAGE
     except Exception as exc:  # noqa: BLE001 - the edge: report, don't trace
         if os.environ.get("HORIZON_DEBUG"):
             raise

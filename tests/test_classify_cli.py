@@ -173,3 +173,46 @@ def test_sarif_output_validates_against_the_official_schema(run_horizon, tmp_pat
     results = log["runs"][0]["results"]
     assert code == 1 and {r["ruleId"] for r in results} >= {"HZ101", "HZ302"}
     assert {r["id"] for r in log["runs"][0]["tool"]["driver"]["rules"]} >= {"HZ101", "HZ301", "HZ401"}
+
+
+def test_bom_on_stdin_does_not_hide_a_deny(run_horizon):
+    assert run_horizon(["classify"], input="\ufeffrm -rf /\n")[0] == 1
+
+
+def test_crlf_scripts_are_judged_as_written(run_horizon, tmp_path):
+    script = tmp_path / "crlf.sh"
+    script.write_bytes(b"ls\r\nrm -rf /\r\n")
+    code, out, _ = run_horizon(["classify", str(script)])
+    assert code == 1 and "HZ101 deny" in out
+
+
+def test_unreadable_file_is_reported_and_the_rest_still_checked(run_horizon, tmp_path):
+    good = tmp_path / "a.sh"
+    good.write_text("rm -rf /\n")
+    code, out, err = run_horizon(["classify", str(tmp_path / "missing.sh"), str(good), str(tmp_path)])
+    assert code == 2 and "HZ101 deny" in out
+    assert "missing.sh: cannot read" in err and "Is a directory" in err
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--input-format", "claude", "--", "ls"], "--input-format applies to --transcript"),
+        (["--jsonl-field", ""], "--jsonl-field needs a field path"),
+        (["--stdin-filename", "x.md", "a.sh"], "--stdin-filename names stdin"),
+    ],
+)
+def test_flags_that_would_be_ignored_are_usage_errors(run_horizon, args, message):
+    code, _, err = run_horizon(["classify", *args], input="")
+    assert code == 2 and message in err
+
+
+def test_empty_transcript_is_not_an_error(run_horizon):
+    assert run_horizon(["classify", "--transcript"], input="") == (0, "", "")
+
+
+def test_file_records_carry_the_command_without_trailing_newline(run_horizon, tmp_path):
+    script = tmp_path / "two.sh"
+    script.write_text("ls\n")
+    code, out, _ = run_horizon(["classify", "--format", "jsonl", str(script)])
+    assert json.loads(out)["command"] == "ls"

@@ -152,3 +152,15 @@ def test_no_color_env_disables_colour(run_horizon):
     assert "\x1b[" not in out
     code, out, _ = run_horizon(["classify", "--color", "always"], input="rm -rf /\n")
     assert "\x1b[" in out
+
+
+def test_write_failures_are_clean_errors():
+    out = subprocess.run(f"{sys.executable} -m horizon_cli rules > /dev/full", shell=True, capture_output=True,
+                         text=True, cwd=ROOT)
+    assert out.returncode == 2 and "horizon: error: cannot write output" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_closed_stdin_is_a_clean_error():
+    out = subprocess.run(f"{sys.executable} -m horizon_cli classify <&-", shell=True, capture_output=True,
+                         text=True, cwd=ROOT, executable="/bin/bash")
+    assert out.returncode == 2 and "stdin is closed" in out.stderr

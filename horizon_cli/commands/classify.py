@@ -45,7 +45,7 @@ class _SplitAtDoubleDash(click.Command):
 
 
 @click.command(cls=_SplitAtDoubleDash, epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("files", nargs=-1, type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("files", nargs=-1, type=click.Path(allow_dash=True))
 @click.option("-0", "--null", "null", is_flag=True, help="Read NUL-separated commands from stdin.")
 @click.option("--script", is_flag=True, help="Treat stdin as one multi-line script.")
 @click.option("--stdin-filename", metavar="NAME", help="Treat stdin as a file with this name (mode by file type).")
@@ -68,11 +68,11 @@ def classify(files, null, script, stdin_filename, transcript, input_format, json
     """
     from horizon_cli.commands.classify_output import Renderer
     from horizon_cli.commands.common import load_policy_for, use_color
-    from horizon_cli.errors import EXIT_FINDINGS, EXIT_OK
+    from horizon_cli.errors import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 
     ctx = click.get_current_context()
     commands = ctx.meta.get("horizon_commands")
-    _check_usage(files, commands, null, script, transcript, jsonl_field, output_format)
+    _check_usage(files, commands, null, script, transcript, jsonl_field, output_format, input_format, stdin_filename)
     policy = load_policy_for(policies, no_config)
     from horizon_cli.guard.engine import Classifier
 
@@ -82,27 +82,38 @@ def classify(files, null, script, stdin_filename, transcript, input_format, json
     renderer = Renderer(output_format, style, use_color(color), policy, stdout_bytes())
     threshold = {"deny": 2, "gate": 1, "never": 3}[fail_on]
     worst = -1
-    for item in _items(files, commands, null, script, stdin_filename, transcript, input_format, jsonl_field):
+    unreadable: list[str] = []
+    for item in _items(files, commands, null, script, stdin_filename, transcript, input_format, jsonl_field,
+                       unreadable):
         result = classifier.classify(item.text) if item.text else None
         worst = max(worst, int(result.verdict) if result else -1)
         renderer.emit(item, result)
     renderer.close()
+    if unreadable:  # every other file was still checked; an unread file is never "clean"
+        ctx.exit(EXIT_USAGE)
     ctx.exit(EXIT_FINDINGS if worst >= threshold else EXIT_OK)
 
 
-def _check_usage(files, commands, null, script, transcript, jsonl_field, output_format) -> None:
-    modes = [bool(commands), null, script, transcript, bool(jsonl_field)]
+def _check_usage(files, commands, null, script, transcript, jsonl_field, output_format, input_format,
+                 stdin_filename) -> None:
+    modes = [bool(commands), null, script, transcript, jsonl_field is not None]
     if sum(modes) > 1:
         raise click.UsageError("choose one input mode: '-- CMD…', --null, --script, --transcript or --jsonl-field")
     if commands and files:
         raise click.UsageError("give either FILE arguments or commands after '--', not both")
     if (null or script) and files:
         raise click.UsageError("--null and --script read stdin; do not also give FILE arguments")
-    if jsonl_field and output_format not in ("text", "jsonl"):
+    if jsonl_field is not None and output_format not in ("text", "jsonl"):
         raise click.UsageError("--jsonl-field writes the input objects back as JSONL; --format must be jsonl")
+    if jsonl_field is not None and not jsonl_field.strip("."):
+        raise click.UsageError("--jsonl-field needs a field path such as 'command' or 'payload.cmd'")
+    if input_format and not transcript:
+        raise click.UsageError("--input-format applies to --transcript input only")
+    if stdin_filename and (files or commands):
+        raise click.UsageError("--stdin-filename names stdin; it cannot be combined with FILE arguments or '--'")
 
 
-def _items(files, commands, null, script, stdin_filename, transcript, input_format, jsonl_field):
+def _items(files, commands, null, script, stdin_filename, transcript, input_format, jsonl_field, unreadable):
     from horizon_cli.guard import sources
 
     if commands:
@@ -112,6 +123,8 @@ def _items(files, commands, null, script, stdin_filename, transcript, input_form
     names = list(files) or ["-"]
     for name in names:
         shown = display_name(name, stdin_filename or "<stdin>")
+        if name != "-" and len(names) > 1 and not _readable(name, unreadable):
+            continue
         with _opened(name) as stream:
             if jsonl_field:
                 yield from sources.jsonl_field_items(stream, shown, jsonl_field)
@@ -125,6 +138,19 @@ def _items(files, commands, null, script, stdin_filename, transcript, input_form
                 yield from sources.line_items(stream, shown)
             else:
                 yield from sources.file_items(stream.read(), shown)
+
+
+def _readable(name: str, unreadable: list[str]) -> bool:
+    """Report a file that cannot be opened and go on with the others (like a linter)."""
+    from horizon_cli.errors import InputError
+
+    try:
+        open_input(name).close()
+    except InputError as exc:
+        click.echo(f"horizon: error: {exc}", err=True)
+        unreadable.append(name)
+        return False
+    return True
 
 
 class _opened:

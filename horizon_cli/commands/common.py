@@ -10,7 +10,7 @@ from typing import Any, BinaryIO, TypeVar
 
 import click
 
-from horizon_cli.errors import InputError
+from horizon_cli.errors import HorizonError, InputError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -75,12 +75,16 @@ def paint(text: str, color: str | None, enabled: bool, bold: bool = False) -> st
 
 def stdout_bytes() -> BinaryIO:
     """Binary stdout (CliRunner's captured stream has ``buffer`` too)."""
+    if sys.stdout is None:
+        raise HorizonError("cannot write output: stdout is closed")
     return getattr(sys.stdout, "buffer", sys.stdout)
 
 
 def open_input(path: str) -> BinaryIO:
     """Open a named input for binary reading; ``-`` is stdin. Missing files are input errors."""
     if path == "-":
+        if sys.stdin is None:
+            raise InputError("cannot read: stdin is closed", path="<stdin>")
         return getattr(sys.stdin, "buffer", sys.stdin)
     try:
         return open(path, "rb")  # noqa: SIM115 - caller closes

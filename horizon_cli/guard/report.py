@@ -21,7 +21,7 @@ def to_record(item: Item, result: Classification) -> dict[str, Any]:
     record: dict[str, Any] = {
         "path": item.path,
         "line": item.line,
-        "command": result.command,
+        "command": result.command.rstrip("\n"),
         "verdict": str(result.verdict),
         "rule": decisive.rule if decisive else _allow_rule(result),
         "reason": decisive.message if decisive else _allow_reason(result),

@@ -30,10 +30,18 @@ class Item:
 
 
 def decode(data: bytes, name: str, line: int = 1) -> str:
+    """UTF-8 text; a byte-order mark at the start of the input is dropped (it is not part of a command)."""
+    if line == 1 and data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"not valid UTF-8 (byte {exc.start})", path=name, line=line) from None
+
+
+def _lf(text: str) -> str:
+    # A CRLF script judged as bash would run it would hide `rm -rf /\r`; judge the intended text (fail closed).
+    return text.replace("\r\n", "\n")
 
 
 def line_items(stream: BinaryIO, name: str) -> Iterator[Item]:
@@ -47,13 +55,13 @@ def line_items(stream: BinaryIO, name: str) -> Iterator[Item]:
 def null_items(stream: BinaryIO, name: str) -> Iterator[Item]:
     """NUL-separated commands (``find -print0``-style); ``line`` is the record number."""
     for number, chunk in enumerate(stream.read().split(b"\0"), start=1):
-        text = decode(chunk, name, number)
+        text = _lf(decode(chunk, name, number))
         if text.strip():
             yield Item(text, name, number)
 
 
 def script_item(data: bytes, name: str) -> Iterator[Item]:
-    text = decode(data, name)
+    text = _lf(decode(data, name))
     if text.strip():
         yield Item(text, name, 1, 1, "script")
 
@@ -62,7 +70,7 @@ def file_items(data: bytes, name: str) -> Iterator[Item]:
     """Shell snippets of a file: a script, fenced blocks in Markdown, or the whole file as a script."""
     from horizon_cli.snippets import extract_snippets, file_kind
 
-    text = decode(data, name)
+    text = _lf(decode(data, name))
     kind = file_kind(name, data[:256]) or "shell"
     for snippet in extract_snippets(name, text, kind):
         yield Item(snippet.text, name, snippet.line, snippet.col, snippet.mode)

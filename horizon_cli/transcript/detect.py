@@ -38,6 +38,8 @@ def detect_format(first_lines: list[bytes], name: str = "<input>") -> str:
             if ADAPTERS[fmt].looks_like(obj):
                 votes[fmt] += 1
     best = max(FORMATS, key=lambda f: votes[f])  # ties: earlier in FORMATS wins
+    if not any(raw.strip() for raw in first_lines):
+        return FORMATS[0]  # empty input is not an error: nothing to read in any format
     if votes[best] == 0:
         raise InputError(
             "cannot detect the transcript format from its first lines; "
