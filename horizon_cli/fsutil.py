@@ -8,8 +8,11 @@ from pathlib import Path
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes, *, mode: int | None = None) -> None:
-    """Replace ``path`` with ``data`` so readers see the old or the new file, never half."""
-    target = Path(path)
+    """Replace ``path`` with ``data`` so readers see the old or the new file, never half.
+
+    A symlink is written through (its target is replaced), as ``sed -i --follow-symlinks`` does:
+    replacing the link itself would silently leave the real file unchanged."""
+    target = Path(os.path.realpath(path))
     directory = target.parent if str(target.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:

@@ -164,3 +164,19 @@ def test_closed_stdin_is_a_clean_error():
     out = subprocess.run(f"{sys.executable} -m horizon_cli classify <&-", shell=True, capture_output=True,
                          text=True, cwd=ROOT, executable="/bin/bash")
     assert out.returncode == 2 and "stdin is closed" in out.stderr
+
+
+def test_atomic_writes_follow_symlinks(tmp_path):
+    from horizon_cli.compaction.atomic import AtomicFile
+    from horizon_cli.fsutil import atomic_write_bytes
+
+    target = tmp_path / "real.json"
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    atomic_write_bytes(link, b"new")
+    assert link.is_symlink() and target.read_text() == "new"
+    with AtomicFile(link) as out:
+        out.write(b"newer")
+        out.commit()
+    assert link.is_symlink() and target.read_text() == "newer"

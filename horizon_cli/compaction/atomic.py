@@ -18,7 +18,7 @@ class AtomicFile:
     """``with AtomicFile(path) as out: out.write(...); out.commit()`` — uncommitted means untouched."""
 
     def __init__(self, path: str | os.PathLike):
-        self.target = Path(path)
+        self.target = Path(os.path.realpath(path))  # write through a symlink, never replace it
         self.directory = self.target.parent if str(self.target.parent) else Path(".")
         fd, self.tmp = tempfile.mkstemp(prefix=f".{self.target.name}.", suffix=".tmp", dir=self.directory)
         self.handle = os.fdopen(fd, "wb")
