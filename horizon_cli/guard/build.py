@@ -250,6 +250,9 @@ class Builder:
                 self.parse_fragment(self, Fragment(inner, offset, frag.depth + 1), context)
 
 
+MAX_KNOWN_VALUE = 4096
+
+
 def _assign(scope: dict[str, str], name: str, value: Word) -> None:
     """Record an assignment: a static scalar value is known, anything else unknown."""
     if name.endswith("+"):  # NAME+=value appends
@@ -262,4 +265,7 @@ def _assign(scope: dict[str, str], name: str, value: Word) -> None:
     elif value.static and not value.raw.startswith("("):  # arrays are not scalars
         scope[name] = value.value
     else:
+        scope.pop(name, None)
+    if len(scope.get(name, "")) > MAX_KNOWN_VALUE:
+        # `a=$a$a` doubling would otherwise grow without bound (memory, time): beyond this it is unknown.
         scope.pop(name, None)

@@ -23,6 +23,7 @@ INTERPRETERS = {
 }
 PYTHON = re.compile(r"^(python|pypy)[0-9.]*$")
 AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox-awk"})
+DANGEROUS_ENV_PREFIXES = ("GIT_CONFIG_VALUE_", "GIT_CONFIG_PARAMETERS")
 DANGEROUS_ENV = frozenset({"GIT_SSH_COMMAND", "GIT_SSH", "GIT_PROXY_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_PAGER",
                            "GIT_EDITOR", "GIT_ASKPASS", "SSH_ASKPASS", "BASH_ENV", "ENV", "PROMPT_COMMAND",
                            "PAGER", "EDITOR", "VISUAL", "LESSOPEN", "MANPAGER"})
@@ -56,7 +57,8 @@ def payloads_for(exe: str, args: Sequence[Word], redirects: Sequence[Redirect]) 
 
 def env_payloads(assignments: Sequence[tuple[str, Word]]) -> list[Payload]:
     """``GIT_SSH_COMMAND='nc … -e sh' git fetch``: variables whose value a program runs."""
-    return [_shell(word, f"{name}=") for name, word in assignments if name in DANGEROUS_ENV and word.value.strip()]
+    return [_shell(word, f"{name}=") for name, word in assignments
+            if (name in DANGEROUS_ENV or name.startswith(DANGEROUS_ENV_PREFIXES)) and word.value.strip()]
 
 
 def stdin_body(redirects: Sequence[Redirect]) -> str | None:
@@ -164,6 +166,13 @@ def _ssh(exe: str, args: list[Word], redirects: list[Redirect]) -> list[Payload]
 
 def _git(exe: str, args: list[Word], redirects: list[Redirect]) -> list[Payload]:
     payloads = []
+    for word in args:
+        value = word.value
+        if value.startswith("--config-env="):
+            payloads.append(Payload("shell", "git --config-env", text="", static=False))
+        elif value.startswith(("--open-files-in-pager", "-O")) and value not in ("-O",):
+            command = value.split("=", 1)[1] if "=" in value else value[2:] if value.startswith("-O") else ""
+            payloads.append(Payload("shell", "git grep -O", text=command, static=bool(command) and word.static))
     for i, word in enumerate(args[:-1]):
         if word.value in ("-c", "--config-env"):
             key, _, value = args[i + 1].value.partition("=")
@@ -274,6 +283,55 @@ def _awk(exe: str, args: list[Word], redirects: list[Redirect]) -> list[Payload]
     return []
 
 
+SED_EXEC = re.compile(r"(?:^|[;\n{}]|[0-9$/])\s*e(?:\s+([^;\n}]+)|\s*(?=$|[;\n}]))")
+SED_S_EXEC = re.compile(r"(?:^|[;\n{}])\s*s(.).*?(?<!\\)\1.*?(?<!\\)\1[gpiImM0-9]*e")
+
+
+def sed_scripts(values: list[str]) -> list[str]:
+    """The sed program(s): -e/--expression values, else the first operand."""
+    scripts, i, explicit = [], 0, False
+    while i < len(values):
+        value = values[i]
+        if value in ("-e", "--expression") and i + 1 < len(values):
+            scripts.append(values[i + 1])
+            explicit, i = True, i + 2
+            continue
+        if value.startswith("--expression="):
+            scripts.append(value.split("=", 1)[1])
+            explicit = True
+        elif value.startswith("-e") and len(value) > 2:
+            scripts.append(value[2:])
+            explicit = True
+        elif value in ("-f", "--file"):
+            explicit, i = True, i + 2
+            continue
+        elif not value.startswith("-") and not explicit and not scripts:
+            scripts.append(value)
+        i += 1
+    return scripts
+
+
+def _sed(exe: str, args: list[Word], redirects: list[Redirect]) -> list[Payload]:
+    """GNU sed's `e COMMAND` runs a shell command; `s///e` runs the pattern space."""
+    payloads = []
+    for script in sed_scripts([w.value for w in args]):
+        for match in SED_EXEC.finditer(script):
+            command = (match.group(1) or "").strip()
+            payloads.append(Payload("shell", "sed e", text=command, static=bool(command)))
+        if SED_S_EXEC.search(script):
+            payloads.append(Payload("shell", "sed s///e", text="", static=False))
+    return payloads
+
+
+def _sort(exe: str, args: list[Word], redirects: list[Redirect]) -> list[Payload]:
+    for i, word in enumerate(args):
+        name, eq, value = word.value.partition("=")
+        if name == "--compress-program":
+            command = value if eq else (args[i + 1].value if i + 1 < len(args) else "")
+            return [Payload("argv", "sort --compress-program", argv=(Word(value=command, raw=command),))]
+    return []
+
+
 def _deno(exe: str, args: list[Word], redirects: list[Redirect]) -> list[Payload]:
     if len(args) > 1 and args[0].value == "eval":
         return [Payload("code", "deno eval", text=args[1].value, static=args[1].static, language="javascript")]
@@ -299,4 +357,7 @@ EXTRACTORS: dict[str, Callable[[str, list[Word], list[Redirect]], list[Payload]]
     "source": _source,
     ".": _source,
     "deno": _deno,
+    "sed": _sed,
+    "gsed": _sed,
+    "sort": _sort,
 }

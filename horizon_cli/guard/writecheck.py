@@ -63,10 +63,36 @@ def _command_targets(view: SegmentView) -> Iterator[str]:
         yield from (v[3:] for v in values if v.startswith("of="))
     elif exe == "truncate":
         yield from parse_options(values, ("-s", "--size", "-r", "--reference")).operands
-    elif exe in ("sed", "perl") and any(v.startswith(("-i", "--in-place")) for v in values):
+    elif exe in ("curl", "wget"):
+        from horizon_cli.guard.netcheck import VALUE_OPTIONS
+
+        options = parse_options(values, VALUE_OPTIONS[exe])  # clusters: `curl -fsSLo FILE`
+        for name in ("-o", "--output") if exe == "curl" else ("-O", "--output-document"):
+            yield from options.values.get(name, ())
+    elif exe == "history" and any(v in ("-w", "-a") for v in values):
+        yield from (v for v in values if not v.startswith("-"))
+    elif exe in AWKS:
+        yield from _awk_targets(" ".join(values))
+    if exe in ("sed", "gsed"):
+        from horizon_cli.guard.nested import sed_scripts
+
+        for script in sed_scripts(values):
+            yield from (m.group(1) or m.group(2) for m in SED_WRITE.finditer(script))
+    if exe in ("sed", "perl") and any(v.startswith(("-i", "--in-place")) for v in values):
         operands = [op for op in parse_options(values, ("-e", "-f", "--expression", "--file")).operands if op]
         script_given = any(v in ("-e", "--expression", "-f", "--file") for v in values)
         yield from operands[1:] if exe == "sed" and not script_given else operands
+
+
+AWKS = frozenset({"awk", "gawk", "mawk", "nawk"})
+SED_WRITE = re.compile(r"(?:^|[;\n{}]|[0-9$/])\s*w\s+(\S+)|(?<!\\)/[gpiImM0-9]*w\s+(\S+)")
+AWK_WRITE = re.compile(r'>>?\s*(?:ENVIRON\[\s*"HOME"\s*\]\s*)?"([^"]+)"')
+
+
+def _awk_targets(program: str) -> Iterator[str]:
+    for match in AWK_WRITE.finditer(program):
+        path = match.group(1)
+        yield f"~{path}" if "ENVIRON" in match.group(0) else path
 
 
 def _is_file_target(target: str) -> bool:
