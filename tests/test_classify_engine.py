@@ -230,9 +230,9 @@ def test_red_team_hidden_execution_is_at_least_gate(c, text):
     assert verdict(c, text) != "allow"
 
 
-def test_variable_doubling_stays_fast(c):
-    import time
+def test_variable_doubling_is_bounded():
+    from horizon_cli.guard.parse import parse_script
 
-    start = time.perf_counter()
-    result = c.classify("a=x; " + "a=$a$a; " * 40 + "cat $a")
-    assert result.verdict >= Verdict.ALLOW and time.perf_counter() - start < 5  # a hang, not a benchmark
+    # 2**40 bytes if propagated naively; past 4 KiB the value is unknown instead.
+    script = parse_script("a=x; " + "a=$a$a; " * 40 + "cat $a")
+    assert not script.segments[-1].argv[1].static
