@@ -236,3 +236,23 @@ def test_variable_doubling_is_bounded():
     # 2**40 bytes if propagated naively; past 4 KiB the value is unknown instead.
     script = parse_script("a=x; " + "a=$a$a; " * 40 + "cat $a")
     assert not script.segments[-1].argv[1].static
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["git commit -m 'load ~/.aws/credentials lazily'", "git log --grep='.env'", "git rm --cached .env",
+     "cp .env.example .env", "openssl genrsa -out server.key 2048", "ssh -i ~/.ssh/id_rsa git@github.com",
+     "cd ~/.aws", "cat ~/.ssh/known_hosts"],
+)
+def test_naming_a_secret_without_reading_it_is_not_a_read(c, text):
+    assert "HZ401" not in rules(c, text)
+
+
+@pytest.mark.parametrize("text", ["cat ~/.ssh/github", "cat ~/.kube/prod.yaml", "cat /etc/shadow-",
+                                  "cat /proc/self/task/1/environ", "cat terraform.tfstate", "cat ~/.pgpass"])
+def test_more_secret_shapes(c, text):
+    assert verdict(c, text) == "deny"
+
+
+def test_git_remote_listing_is_local(c):
+    assert verdict(c, "git remote -v") == "allow"

@@ -60,9 +60,16 @@ def network_hits(view: SegmentView, config: GuardConfig, inert: bool) -> list[Hi
     tcp = _dev_tcp(view)
     if view.exe not in config.net_tools and not tcp:
         return []
-    if view.exe == "git" and view.sub not in ("push", "pull", "fetch", "clone", "remote", "ls-remote", "submodule", "archive"):
+    if view.exe == "git" and not _git_network(view):
         return []
     return _connection_hits(view, config, endpoints, tcp)
+
+
+def _git_network(view: SegmentView) -> bool:
+    """git subcommands that talk to a remote (`git remote -v` only reads the config)."""
+    if view.sub == "remote":
+        return subcommand_args("git", view.values)[:1] in (["add"], ["set-url"], ["update"], ["prune"], ["show"])
+    return view.sub in ("push", "pull", "fetch", "clone", "ls-remote", "submodule", "archive")
 
 
 def _connection_hits(view: SegmentView, config: GuardConfig, endpoints: list, tcp: bool) -> list[Hit]:

@@ -26,7 +26,8 @@ def secret_hits(view: SegmentView, config: GuardConfig) -> list[Hit]:
     verdict = config.verdict("HZ401", Verdict.DENY)
     if verdict is None:
         return []
-    if view.exe not in config.readers_exempt:
+    exempt = config.readers_exempt
+    if view.exe not in exempt and not (view.sub and f"{view.exe} {view.sub}" in exempt):
         for word in _file_operands(view):
             hit = _word_hit(word, config, verdict, view.exe)
             if hit:
@@ -45,8 +46,21 @@ PROGRAM_FIRST = {"sed": ("-e", "--expression", "-f", "--file"), "awk": ("-f", "-
                  "fgrep": ("-e", "-f"), "rg": ("-e", "--regexp", "-f", "--file"), "jq": ("-f", "--from-file")}
 
 
+WRITE_ONLY_OPTIONS = {"openssl": ("-out",), "curl": ("-o", "--output", "-c", "--cookie-jar"), "wget": ("-O", "-o")}
+COPY_TOOLS = frozenset({"cp", "mv", "install", "ln"})
+
+
 def _file_operands(view: SegmentView) -> list[Word]:
-    """The words that may name files it reads: all, minus a sed/awk/grep program operand."""
+    """The words that may name files it reads: all, minus what is only written (cp's destination,
+    openssl -out) and a sed/awk/grep program operand."""
+    args = view.args
+    if view.exe in COPY_TOOLS and len([w for w in args if not w.value.startswith("-")]) >= 2:
+        last = max(i for i, w in enumerate(args) if not w.value.startswith("-"))
+        args = args[:last] + args[last + 1 :]
+    written = WRITE_ONLY_OPTIONS.get(view.exe, ())
+    if written:
+        args = [w for i, w in enumerate(args) if not (i and args[i - 1].value in written)]
+    view = SegmentView(view.segment, view.exe, view.sub, args, view.wrappers, view.stdin_args)
     given = PROGRAM_FIRST.get(view.exe)
     if given is None or any(w.value in given or w.value.startswith(given) for w in view.args if w.value.startswith("-")):
         return view.args
