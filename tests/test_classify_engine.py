@@ -256,3 +256,13 @@ def test_more_secret_shapes(c, text):
 
 def test_git_remote_listing_is_local(c):
     assert verdict(c, "git remote -v") == "allow"
+
+
+@pytest.mark.parametrize("text", ["find ~/.ssh -type f -exec base64 {} +", "find . -name .env -exec cat {} +",
+                                  "echo ~/.aws/credentials | xargs cat", "xargs -a ~/.aws/credentials echo"])
+def test_find_results_and_xargs_input_are_read(c, text):
+    assert verdict(c, text) == "deny"
+
+
+def test_find_exec_over_ordinary_files_stays_allowed(c):
+    assert verdict(c, "find . -type f -exec grep -l foo {} \\;") == "allow"

@@ -122,16 +122,31 @@ def _watch(exe: str, args: list[Word], redirects: list[Redirect]) -> list[Payloa
 
 def _find(exe: str, args: list[Word], redirects: list[Redirect]) -> list[Payload]:
     payloads: list[Payload] = []
+    found = _find_results(args)
     i = 0
     while i < len(args):
         action = args[i].value
         if action in ("-exec", "-execdir", "-ok", "-okdir"):
             end = next((j for j in range(i + 1, len(args)) if args[j].value in (";", "+")), len(args))
             if end > i + 1:
-                payloads.append(Payload("argv", f"find {action}", argv=tuple(args[i + 1 : end])))
+                argv = tuple(found if w.value == "{}" else w for w in args[i + 1 : end])
+                payloads.append(Payload("argv", f"find {action}", argv=argv))
             i = end
         i += 1
     return payloads
+
+
+def _find_results(args: list[Word]) -> Word:
+    """What `{}` stands for: any file under the start paths, named like -name says (a wildcard word)."""
+    starts = []
+    for word in args:
+        if word.value.startswith(("-", "(", "!")):
+            break
+        starts.append(word.value)
+    name = next((args[i + 1].value for i, w in enumerate(args[:-1]) if w.value in ("-name", "-iname")), "")
+    start = (starts or ["."])[0].rstrip("/") or "/"
+    pattern = f"{start}/*{name}" if name and not name.startswith("*") else f"{start}/{name or '*'}"
+    return Word(value=pattern, raw="{}", static=False, glob=False, pattern=pattern)
 
 
 def _parallel(exe: str, args: list[Word], redirects: list[Redirect]) -> list[Payload]:

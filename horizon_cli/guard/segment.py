@@ -32,6 +32,8 @@ class SegmentJudge:
 
     def judge(self, segment: Segment, script: ParsedScript, depth: int) -> list[Finding]:
         view, hits = self._view(segment, depth)
+        if view is not None and view.stdin_args and segment.stage > 0:
+            view.args = [*view.args, *self._piped_arguments(segment, script)]
         if view is not None:
             hits.extend(self._rules(view, depth))
             hits.extend(self._pipeline(view, script, depth))
@@ -44,9 +46,20 @@ class SegmentJudge:
         return [self._finding(h, segment, view) for h in hits]
 
     # -- building the view ---------------------------------------------------
+    def _piped_arguments(self, segment: Segment, script: ParsedScript) -> list[Word]:
+        """`echo ~/.aws/credentials | xargs cat`: the arguments xargs will read, when statically known."""
+        from horizon_cli.guard.decode import static_output
+
+        earlier = [s for s in script.segments
+                   if s.pipeline == segment.pipeline and s.stage < segment.stage and s.context == segment.context]
+        data, _ = static_output(earlier)
+        return [Word(value=item, raw=item) for item in (data or "").split()[:256]]
+
     def _view(self, segment: Segment, depth: int) -> tuple[SegmentView | None, list[Hit]]:
         hits: list[Hit] = []
         unwrapped = unwrap(segment.argv)
+        for word in unwrapped.reads:
+            hits.extend(secret_hits(SegmentView(segment, "xargs", None, [word]), self.config))
         if unwrapped.privileged:
             hits.extend(self._hit("HZ006", Verdict.GATE, f"runs with other privileges via {unwrapped.wrappers[0]}"))
         for word in unwrapped.payloads:

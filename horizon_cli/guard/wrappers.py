@@ -72,6 +72,7 @@ class Unwrapped:
     wrappers: list[str] = field(default_factory=list)
     assignments: list[tuple[str, Word]] = field(default_factory=list)
     payloads: list[Word] = field(default_factory=list)  # shell strings the wrappers will run
+    reads: list[Word] = field(default_factory=list)  # files a wrapper reads itself (xargs -a FILE)
     lookup_only: bool = False
     privileged: bool = False
     stdin_args: bool = False  # xargs: more arguments arrive on stdin
@@ -149,5 +150,7 @@ def _skip_option(result: Unwrapped, spec: WrapperSpec, args: list[Word], i: int)
 
 
 def _take_payload(result: Unwrapped, spec: WrapperSpec, option: str, word: Word) -> None:
+    if option in ("-a", "--arg-file") and spec.default_command:
+        result.reads.append(word)
     if spec.payload_option and option in (spec.payload_option, "--split-string", "--command"):
         result.payloads.append(word)
