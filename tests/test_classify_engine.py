@@ -266,3 +266,14 @@ def test_find_results_and_xargs_input_are_read(c, text):
 
 def test_find_exec_over_ordinary_files_stays_allowed(c):
     assert verdict(c, "find . -type f -exec grep -l foo {} \\;") == "allow"
+
+
+@pytest.mark.parametrize("text", ["cat $(echo ~/.ssh/id_rsa)", "cat \"$(find ~ -name id_rsa)\"",
+                                  "cat {" + ",".join(str(i) for i in range(64)) + ",.env}"])
+def test_files_known_only_at_run_time_are_gated_for_readers(c, text):
+    assert verdict(c, text) in ("gate", "deny")
+
+
+@pytest.mark.parametrize("text", ["echo $(date)", "ls $(pwd)", "wc -l $(find . -name '*.py')"])
+def test_run_time_arguments_of_non_readers_stay_allowed(c, text):
+    assert verdict(c, text) == "allow"

@@ -19,6 +19,8 @@ from horizon_cli.guard.view import Hit, SegmentView
 from horizon_cli.guard.wrappers import unwrap
 from horizon_cli.guard.writecheck import write_hits, write_targets
 
+SUBSTITUTION = re.compile(r"\$\(|`")
+BRACES = re.compile(r"\{[^{}]*(,|\.\.)[^{}]*\}")  # a brace expansion too large to follow
 VARIABLE = re.compile(r"\$\{?([A-Za-z_]\w*|[0-9@*#?$!-])")
 
 Nested = Callable[[str, int], Classification]
@@ -116,12 +118,17 @@ class SegmentJudge:
         words = [*view.args, *(r.target for r in view.segment.redirects if r.target is not None)]
         hits = secret_variable_hits(words, self.config)
         known = self.config.known_variables
+        reads = view.exe not in self.config.readers_exempt
         for word in words:
             if word.static:
                 continue
             names = [n for n in VARIABLE.findall(word.raw) if n not in known and n != "HOME"]
             if names:
                 hits.extend(self._hit("HZ203", Verdict.GATE, f"argument {word.raw!r} depends on ${names[0]}"))
+                break
+            if reads and (SUBSTITUTION.search(word.raw) or BRACES.search(word.raw)):
+                # `cat $(echo ~/.ssh/id_rsa)`: the file it reads is only known at run time.
+                hits.extend(self._hit("HZ203", Verdict.GATE, f"argument {word.raw!r} is only known at run time"))
                 break
         return hits
 
