@@ -148,12 +148,55 @@ def _segments_compatible(word_segments: list[str], pattern: str) -> bool:
     for form in paths.pattern_forms(pattern):
         parts = form.lower().split("/")
         literal = [seg for seg in parts if seg and not _WILDCARD.search(seg) and seg != "~"]
-        if not all(any(fnmatch.fnmatchcase(seg, ws) for ws in word_segments) for seg in literal):
+        if not all(any(_glob_matches(seg, ws) for ws in word_segments) for seg in literal):
             continue
         if parts[-1] != "**" and not _heads_compatible(parts[-1], word_segments[-1]):
             continue  # the last segments must be able to start alike ('.env.*' never meets 'perl*')
+        if not _trailing_segments_compatible(word_segments, parts):
+            continue
+        if not _leading_segments_compatible(word_segments, parts):
+            continue
         return True
     return False
+
+
+def _leading_segments_compatible(word_segments: list[str], parts: list[str]) -> bool:
+    """An absolute pattern (`/proc/*/environ`) and an absolute word must agree segment by segment
+    from the root until the pattern's first `**`."""
+    if parts[0] != "" or word_segments[0] != "":
+        return True
+    for word, pattern in zip(word_segments[1:], parts[1:]):
+        if pattern == "**":
+            return True
+        if not _segment_pair(word, pattern):
+            return False
+    return len(word_segments) == len(parts) or "**" in parts
+
+
+def _trailing_segments_compatible(word_segments: list[str], parts: list[str]) -> bool:
+    """`**/.ssh/*` ends in exactly two segments, so `/path/to/dir/*` (whose next-to-last is `dir`)
+    cannot meet it. Only decidable when the pattern has no other `**` and the word is long enough."""
+    if not parts or parts[0] != "**" or "**" in parts[1:]:
+        return True
+    tail = parts[1:]
+    if len(word_segments) < len(tail):
+        return True  # a short relative word may sit anywhere
+    return all(_segment_pair(w, p) for w, p in zip(word_segments[-len(tail):], tail))
+
+
+def _segment_pair(word: str, pattern: str) -> bool:
+    if not _WILDCARD.search(pattern):
+        return _glob_matches(pattern, word)
+    if not _WILDCARD.search(word):
+        return fnmatch.fnmatchcase(word, pattern)
+    return _heads_compatible(word, pattern)
+
+
+def _glob_matches(name: str, glob: str) -> bool:
+    """bash pathname expansion: a wildcard never matches a leading '.' (no dotglob)."""
+    if name.startswith(".") and not glob.startswith("."):
+        return False
+    return fnmatch.fnmatchcase(name, glob)
 
 
 def _heads_compatible(first: str, second: str) -> bool:
@@ -177,6 +220,13 @@ def _tails_compatible(word: str, pattern: str) -> bool:
         word_tail.endswith(tail) or tail.endswith(word_tail)
         for tail in (_literal_tail(form) for form in paths.pattern_forms(pattern))
     )
+
+
+def could_name(candidate: str, patterns: tuple[str, ...], exclude: tuple[str, ...] = ()) -> str | None:
+    """Which of ``patterns`` a path word could match, with the same screening as secret reads
+    (wildcards need literal evidence); for callers such as the persistence-write check."""
+    wild = _WILDCARD.search(candidate) is not None
+    return _secret_match(candidate, wild, wild, patterns, exclude)
 
 
 def _candidates(text: str) -> Iterator[str]:

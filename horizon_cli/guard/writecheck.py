@@ -9,6 +9,7 @@ from horizon_cli.guard import paths
 from horizon_cli.guard.argv import parse_options
 from horizon_cli.guard.config import GuardConfig
 from horizon_cli.guard.model import Verdict
+from horizon_cli.guard.secretcheck import could_name
 from horizon_cli.guard.view import WRITE_OPS, Hit, SegmentView
 
 HARMLESS_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero", "-"})
@@ -26,8 +27,7 @@ def write_targets(view: SegmentView) -> list[str]:
 def write_hits(view: SegmentView, config: GuardConfig, targets: list[str]) -> list[Hit]:
     hits: list[Hit] = []
     for target in targets:
-        wild = _WILDCARD.search(target) is not None
-        matched = paths.match_any(target, config.persistence, word_is_glob=wild, require_literal=wild)
+        matched = could_name(target, config.persistence)
         if matched:
             verdict = config.verdict("HZ501", Verdict.DENY)
             hits.append(Hit("HZ501", verdict, f"writes to persistence point {target} (matches {matched})"))
