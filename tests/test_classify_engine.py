@@ -277,3 +277,13 @@ def test_files_known_only_at_run_time_are_gated_for_readers(c, text):
 @pytest.mark.parametrize("text", ["echo $(date)", "ls $(pwd)", "wc -l $(find . -name '*.py')"])
 def test_run_time_arguments_of_non_readers_stay_allowed(c, text):
     assert verdict(c, text) == "allow"
+
+
+@pytest.mark.parametrize("text", ["grep -r '' ~/.ssh", "tar czf x.tgz ~/.aws", "cp -r ~/.ssh /tmp/x", "rg --hidden x ~/.gnupg"])
+def test_recursive_readers_of_secret_directories(c, text):
+    assert verdict(c, text) == "deny"
+
+
+@pytest.mark.parametrize("text", ["grep -r foo .", "grep -rn TODO src/", "rg -n 'def main' src/"])
+def test_recursive_readers_of_ordinary_directories(c, text):
+    assert verdict(c, text) == "allow"

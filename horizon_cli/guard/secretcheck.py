@@ -28,8 +28,13 @@ def secret_hits(view: SegmentView, config: GuardConfig) -> list[Hit]:
         return []
     exempt = config.readers_exempt
     if view.exe not in exempt and not (view.sub and f"{view.exe} {view.sub}" in exempt):
-        for word in _file_operands(view):
+        operands = _file_operands(view)
+        for word in operands:
             hit = _word_hit(word, config, verdict, view.exe)
+            if hit:
+                return [hit]
+        if _recursive(view):
+            hit = _directory_hit(operands, config, verdict, view.exe)
             if hit:
                 return [hit]
     for redirect in view.segment.redirects:
@@ -68,6 +73,37 @@ def _file_operands(view: SegmentView) -> list[Word]:
         if not word.value.startswith("-") or word.value == "-":
             return view.args[:index] + view.args[index + 1 :]
     return view.args
+
+
+ALWAYS_RECURSIVE = frozenset({"rg", "ag", "ack", "tar", "bsdtar", "7z", "restic", "borg"})
+RECURSIVE_FLAGS = {"grep": ("-r", "-R", "--recursive"), "egrep": ("-r", "-R"), "fgrep": ("-r", "-R"),
+                   "cp": ("-r", "-R", "-a", "--recursive", "--archive"), "scp": ("-r",), "zip": ("-r",),
+                   "rsync": ("-r", "-a", "--recursive", "--archive")}
+
+
+def _recursive(view: SegmentView) -> bool:
+    """Commands that read everything under a directory operand (`grep -r '' ~/.ssh`, `tar c ~/.aws`)."""
+    if view.exe in ALWAYS_RECURSIVE:
+        return True
+    flags = RECURSIVE_FLAGS.get(view.exe)
+    if not flags:
+        return False
+    from horizon_cli.guard.argv import parse_options
+
+    options = parse_options(view.values)
+    return bool((options.flags | options.values.keys()).intersection(flags))
+
+
+def _directory_hit(operands: list[Word], config: GuardConfig, verdict: Verdict, reader: str) -> Hit | None:
+    for word in operands:
+        value = word.value
+        if not word.static or value.startswith("-") or _WILDCARD.search(value) or not value:
+            continue
+        inside = value.rstrip("/") + "/*"
+        matched = _secret_match(inside, True, True, config.secret_paths, config.secret_exclude)
+        if matched:
+            return Hit("HZ401", verdict, f"{reader} reads the secrets under {paths.display_path(value)} (matches {matched})")
+    return None
 
 
 def text_secret_hits(text: str, config: GuardConfig, via: str) -> list[Hit]:
