@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -49,6 +50,8 @@ def run_horizon():
         runner = CliRunner()
         with runner.isolation(input=input, env=env) as (out, err, _):
             code = run_main(list(args))
+            sys.stdout.flush()  # text written through sys.stdout may still sit in its buffer
+            sys.stderr.flush()
         return code, out.getvalue().decode(), err.getvalue().decode()
 
     return run

@@ -20,23 +20,13 @@ FORCED = ("--threshold-tokens", "1", "--keep-recent", "2")
 
 
 @pytest.fixture
-def hz(monkeypatch, tmp_path):
+def hz(monkeypatch, tmp_path, run_horizon):
     """Run `horizon compact` in an empty directory, mapping errors as ``cli.main`` does."""
-    from click.testing import CliRunner
-
-    from horizon_cli.cli import cli
-    from horizon_cli.errors import HorizonError
-
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("HORIZON_POLICY", raising=False)
 
     def run(*args, input=None):
-        result = CliRunner().invoke(cli, ["compact", "--no-config", *map(str, args)], input=input)
-        if isinstance(result.exception, HorizonError):
-            return result.exception.exit_code, result.stdout, f"horizon: error: {result.exception}\n"
-        if result.exception is not None and not isinstance(result.exception, SystemExit):
-            raise result.exception
-        return result.exit_code, result.stdout, result.stderr
+        return run_horizon(["compact", "--no-config", *map(str, args)], input=input)
 
     return run
 

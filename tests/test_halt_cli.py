@@ -27,27 +27,17 @@ CLEAN = '{"type":"observe","progress":"a"}\n{"type":"before_model"}\n'
 
 
 @pytest.fixture
-def halt(monkeypatch, tmp_path):
+def halt(monkeypatch, tmp_path, run_horizon):
     """Run `horizon halt` from an empty directory with no discovered or environment policy.
 
     Library errors are mapped the way ``horizon_cli.cli.main`` maps them, so
     error messages and exit codes can be asserted in-process.
     """
-    from click.testing import CliRunner
-
-    from horizon_cli.cli import cli
-    from horizon_cli.errors import HorizonError
-
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("HORIZON_POLICY", raising=False)
 
     def run(*args, input=None):
-        result = CliRunner().invoke(cli, ["halt", "--no-config", *args], input=input)
-        if isinstance(result.exception, HorizonError):
-            return result.exception.exit_code, result.stdout, f"horizon: error: {result.exception}\n"
-        if result.exception is not None and not isinstance(result.exception, SystemExit):
-            raise result.exception
-        return result.exit_code, result.stdout, result.stderr
+        return run_horizon(["halt", "--no-config", *args], input=input)
 
     return run
 
